@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Pure parsing and formatting helpers of the nvmet-qos tool.
+ *
+ * Character classes are tested by hand instead of with <ctype.h> so that the
+ * result never depends on the user's locale.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "nvmet_qos.h"
+#include "parse.h"
+
+/* Bounded output buffer shared by the snprintf-like formatters. */
+struct sbuf {
+	char *buf;
+	size_t size;
+	size_t len;	/* length of the full result, may exceed size */
+};
+
+static void sb_putc(struct sbuf *sb, char c)
+{
+	if (sb->len + 1 < sb->size)
+		sb->buf[sb->len] = c;
+	sb->len++;
+}
+
+static void sb_puts(struct sbuf *sb, const char *s)
+{
+	while (*s)
+		sb_putc(sb, *s++);
+}
+
+static void sb_put_hex(struct sbuf *sb, const char *prefix, unsigned char c)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	sb_puts(sb, prefix);
+	sb_putc(sb, hex[c >> 4]);
+	sb_putc(sb, hex[c & 0xf]);
+}
+
+static size_t sb_finish(struct sbuf *sb)
+{
+	if (sb->size)
+		sb->buf[sb->len < sb->size ? sb->len : sb->size - 1] = '\0';
+	return sb->len;
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool is_print(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f;
+}
+
+int nqn_validate(const char *nqn, char *why, size_t whylen)
+{
+	char dummy[1];
+	size_t len, i;
+
+	/* Let callers that only want the verdict pass NULL. */
+	if (!why) {
+		why = dummy;
+		whylen = sizeof(dummy);
+	}
+
+	if (!nqn || !*nqn) {
+		snprintf(why, whylen, "host NQN is empty");
+		return -EINVAL;
+	}
+
+	len = strlen(nqn);
+	if (len > NVMET_QOS_NQN_MAX_LEN) {
+		snprintf(why, whylen,
+			 "host NQN is %zu bytes long, the maximum is %d",
+			 len, NVMET_QOS_NQN_MAX_LEN);
+		return -EINVAL;
+	}
+
+	/*
+	 * nvmet itself takes any bytes, but an NQN that cannot be typed or
+	 * printed safely is almost certainly a quoting mistake in a script.
+	 */
+	for (i = 0; i < len; i++) {
+		unsigned char c = nqn[i];
+
+		if (!is_print(c)) {
+			snprintf(why, whylen,
+				 "host NQN has a non-printable byte 0x%02x at offset %zu",
+				 c, i);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Power of the unit prefix: SI "k" and the customary "K" are both kilo. */
+static int prefix_exp(char c)
+{
+	switch (c) {
+	case 'k':
+	case 'K':
+		return 1;
+	case 'M':
+		return 2;
+	case 'G':
+		return 3;
+	case 'T':
+		return 4;
+	}
+	return 0;
+}
+
+/*
+ * Multiplier of a size suffix. Lower-case "m" (milli) and "b" (bits, as in
+ * "Mb") are refused: taking them as mega or bytes would silently be off by
+ * a factor of a million or eight.
+ */
+static int parse_suffix(const char *p, uint64_t *mult)
+{
+	uint64_t base = 1000;
+	int exp;
+
+	*mult = 1;
+	if (!strcmp(p, "") || !strcmp(p, "B"))
+		return 0;
+
+	exp = prefix_exp(*p++);
+	if (!exp)
+		return -EINVAL;
+	if (*p == 'i') {
+		base = 1024;
+		p++;
+	}
+	if (*p == 'B')
+		p++;
+	if (*p)
+		return -EINVAL;
+
+	while (exp--)
+		*mult *= base;
+	return 0;
+}
+
+/*
+ * Exact value of 0.<digits> * mult, without floating point. Walking the
+ * digits from the last one, carry = (digit * mult + carry) / 10 ends as the
+ * wanted product; once a division leaves a remainder the product cannot be
+ * whole any more, which we reject rather than round. carry stays below mult,
+ * so 9 * mult + carry cannot overflow for mult <= 1024^4.
+ */
+static int scale_fraction(const char *start, const char *end, uint64_t mult,
+			  uint64_t *out)
+{
+	uint64_t carry = 0, v;
+
+	while (end > start) {
+		end--;
+		v = (uint64_t)(*end - '0') * mult + carry;
+		if (v % 10)
+			return -EINVAL;
+		carry = v / 10;
+	}
+	*out = carry;
+	return 0;
+}
+
+int parse_size(const char *s, uint64_t *out)
+{
+	const char *p = s, *frac = NULL, *frac_end = NULL;
+	uint64_t val = 0, mult, part = 0;
+	bool overflow = false;
+	int err;
+
+	/* No sign, no blanks: "-1" must never wrap to a huge limit. */
+	if (!s || !is_digit(*p))
+		return -EINVAL;
+
+	/* Keep scanning after an overflow so garbage still wins as -EINVAL. */
+	for (; is_digit(*p); p++) {
+		unsigned int d = *p - '0';
+
+		if (val > (UINT64_MAX - d) / 10)
+			overflow = true;
+		else
+			val = val * 10 + d;
+	}
+
+	if (*p == '.') {
+		frac = ++p;
+		while (is_digit(*p))
+			p++;
+		frac_end = p;
+		if (frac == frac_end)
+			return -EINVAL;
+	}
+
+	err = parse_suffix(p, &mult);
+	if (err)
+		return err;
+
+	if (overflow || val > UINT64_MAX / mult)
+		return -ERANGE;
+	val *= mult;
+
+	if (frac) {
+		err = scale_fraction(frac, frac_end, mult, &part);
+		if (err)
+			return err;
+		if (part > UINT64_MAX - val)
+			return -ERANGE;
+		val += part;
+	}
+
+	*out = val;
+	return 0;
+}
+
+/*
+ * Length of the well-formed UTF-8 sequence starting at @s (RFC 3629: no
+ * overlong forms, no surrogates, nothing above U+10FFFF), or 0. Reading
+ * ahead is safe because the terminating NUL is never a continuation byte.
+ */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t len, i;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4;
+	else
+		return 0;
+
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < len; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return len;
+}
+
+size_t json_escape(char *dst, size_t size, const char *src)
+{
+	struct sbuf sb = { .buf = dst, .size = size };
+	const unsigned char *s = (const unsigned char *)src;
+	size_t n;
+
+	while (*s) {
+		if (*s == '"' || *s == '\\') {
+			sb_putc(&sb, '\\');
+			sb_putc(&sb, *s++);
+		} else if (*s < 0x20 || *s == 0x7f) {
+			/* DEL is legal JSON, but escaping it keeps output tty-safe. */
+			sb_put_hex(&sb, "\\u00", *s++);
+		} else if (*s < 0x80) {
+			sb_putc(&sb, *s++);
+		} else if ((n = utf8_len(s))) {
+			while (n--)
+				sb_putc(&sb, *s++);
+		} else {
+			/* Invalid UTF-8 would make the whole document invalid. */
+			sb_puts(&sb, "\\ufffd");
+			s++;
+		}
+	}
+	return sb_finish(&sb);
+}
+
+size_t text_escape(char *dst, size_t size, const char *src)
+{
+	struct sbuf sb = { .buf = dst, .size = size };
+	const unsigned char *s = (const unsigned char *)src;
+
+	for (; *s; s++) {
+		if (is_print(*s))
+			sb_putc(&sb, *s);
+		else
+			sb_put_hex(&sb, "\\x", *s);
+	}
+	return sb_finish(&sb);
+}
+
+size_t fmt_u64(char *dst, size_t size, uint64_t v)
+{
+	struct sbuf sb = { .buf = dst, .size = size };
+	char digits[20];	/* UINT64_MAX has 20 digits */
+	int n = 0;
+
+	do {
+		digits[n++] = '0' + v % 10;
+		v /= 10;
+	} while (v);
+
+	while (n)
+		sb_putc(&sb, digits[--n]);
+	return sb_finish(&sb);
+}

@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hooking the distribution's unmodified nvmet.
+ *
+ * This is the only file that includes nvmet's private header. It attaches to
+ * nvmet's own tracepoints, which fire for every command:
+ *
+ *   nvmet_req_init      after a command was parsed, before nvmet takes its
+ *                       reference on the submission queue. For reads and
+ *                       writes on I/O queues we point req->execute at one of
+ *                       our trampolines ("arming" the request).
+ *   nvmet_req_complete  when the response is queued. A request still armed
+ *                       here never ran (nvmet_req_init failed after the probe
+ *                       ran); one we executed has its per-request state here.
+ *
+ * A transport may also abandon an initialised request without executing or
+ * completing it (nvmet_req_uninit(), e.g. when a queue dies while a write
+ * waits for its data). There is no tracepoint for that, so a kprobe on
+ * nvmet_req_uninit disarms such requests.
+ *
+ * Safety of module unload rests on one counter, "pending": requests whose
+ * req->execute points into this module, plus trampolines still running.
+ * Unload first stops arming new requests, then waits for pending to drain,
+ * then waits for Tasks RCU so no task is still preempted on the last
+ * instructions of a trampoline (the same guarantee ftrace relies on to free
+ * its trampolines).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/delay.h>
+#include <linux/hash.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include <linux/tracepoint.h>
+
+#include "nvmet.h"
+#include "nvmet_abi.h"
+#include "nvmet-qos.h"
+
+#define NR_SLOTS	8
+#define REQ_HASH_BITS	10
+
+typedef void (*execute_fn)(struct nvmet_req *req);
+
+/* State of one request between execute and completion. */
+struct tracked {
+	struct hlist_node node;
+	struct nvmet_req *req;
+	struct nq_host *host;
+	u32 bytes;
+	u8 dir;
+};
+
+struct req_bucket {
+	spinlock_t lock;
+	struct hlist_head head;
+};
+
+struct binding {
+	struct module *mod;
+	struct tracepoint *tp_init;
+	struct tracepoint *tp_complete;
+	struct kprobe uninit_kp;
+};
+
+static DEFINE_MUTEX(bind_lock);
+static struct binding bound;		/* under bind_lock */
+static bool exiting;			/* under bind_lock */
+
+/* The original execute handler behind each trampoline. */
+static execute_fn orig_execute[NR_SLOTS];
+static DEFINE_SPINLOCK(slot_lock);
+
+static long __percpu *pending;
+static struct kmem_cache *tracked_cache;
+static struct req_bucket req_hash[1 << REQ_HASH_BITS];
+
+static void pending_dec(void)
+{
+	this_cpu_dec(*pending);
+}
+
+static long pending_sum(void)
+{
+	long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(*per_cpu_ptr(pending, cpu));
+	return sum;
+}
+
+static struct req_bucket *bucket_of(const struct nvmet_req *req)
+{
+	return &req_hash[hash_ptr(req, REQ_HASH_BITS)];
+}
+
+/* Remember what we need at completion; failure only loses accounting. */
+static void track(struct nvmet_req *req)
+{
+	struct nvmet_ctrl *ctrl = req->sq->ctrl;
+	struct req_bucket *b = bucket_of(req);
+	struct tracked *t, *old;
+	unsigned long flags;
+
+	t = kmem_cache_alloc(tracked_cache, GFP_ATOMIC);
+	if (!t)
+		return;
+	t->req = req;
+	t->host = nq_host_get(ctrl->hostnqn);
+	t->bytes = req->transfer_len;
+	t->dir = req->cmd->common.opcode == nvme_cmd_write ? NQ_WRITE : NQ_READ;
+
+	spin_lock_irqsave(&b->lock, flags);
+	/*
+	 * A request nvmet recycled without a completion we saw would leave a
+	 * stale entry; replace it rather than keep two for one request.
+	 */
+	hlist_for_each_entry(old, &b->head, node) {
+		if (old->req == req) {
+			hlist_del(&old->node);
+			kmem_cache_free(tracked_cache, old);
+			break;
+		}
+	}
+	hlist_add_head(&t->node, &b->head);
+	spin_unlock_irqrestore(&b->lock, flags);
+}
+
+static struct tracked *untrack(struct nvmet_req *req)
+{
+	struct req_bucket *b = bucket_of(req);
+	struct tracked *t;
+	unsigned long flags;
+
+	spin_lock_irqsave(&b->lock, flags);
+	hlist_for_each_entry(t, &b->head, node) {
+		if (t->req == req) {
+			hlist_del(&t->node);
+			spin_unlock_irqrestore(&b->lock, flags);
+			return t;
+		}
+	}
+	spin_unlock_irqrestore(&b->lock, flags);
+	return NULL;
+}
+
+static void untrack_all(void)
+{
+	struct tracked *t;
+	struct hlist_node *tmp;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(req_hash); i++) {
+		spin_lock_irq(&req_hash[i].lock);
+		hlist_for_each_entry_safe(t, tmp, &req_hash[i].head, node) {
+			hlist_del(&t->node);
+			kmem_cache_free(tracked_cache, t);
+		}
+		spin_unlock_irq(&req_hash[i].lock);
+	}
+}
+
+/*
+ * Runs in whatever context the transport executes commands from (a
+ * workqueue for tcp, completion context for rdma): must not sleep.
+ */
+static void trampoline(struct nvmet_req *req, int slot)
+{
+	execute_fn fn = READ_ONCE(orig_execute[slot]);
+
+	/* From here on completion sees nvmet's handler, not ours. */
+	req->execute = fn;
+	track(req);
+	fn(req);
+	pending_dec();
+}
+
+#define TRAMPOLINE(n) \
+	static void trampoline_##n(struct nvmet_req *req) { trampoline(req, n); }
+TRAMPOLINE(0) TRAMPOLINE(1) TRAMPOLINE(2) TRAMPOLINE(3)
+TRAMPOLINE(4) TRAMPOLINE(5) TRAMPOLINE(6) TRAMPOLINE(7)
+
+static const execute_fn trampolines[NR_SLOTS] = {
+	trampoline_0, trampoline_1, trampoline_2, trampoline_3,
+	trampoline_4, trampoline_5, trampoline_6, trampoline_7,
+};
+
+static int trampoline_slot(execute_fn fn)
+{
+	int i;
+
+	for (i = 0; i < NR_SLOTS; i++)
+		if (fn == trampolines[i])
+			return i;
+	return -1;
+}
+
+/* The slot whose trampoline calls @fn, claiming a free one on first use. */
+static int slot_for(execute_fn fn)
+{
+	unsigned long flags;
+	int i, ret = -1;
+
+	for (i = 0; i < NR_SLOTS; i++)
+		if (READ_ONCE(orig_execute[i]) == fn)
+			return i;
+
+	spin_lock_irqsave(&slot_lock, flags);
+	for (i = 0; i < NR_SLOTS; i++) {
+		if (orig_execute[i] == fn || !orig_execute[i]) {
+			WRITE_ONCE(orig_execute[i], fn);
+			ret = i;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&slot_lock, flags);
+	return ret;
+}
+
+/* Undo arming of a request that will never reach its execute handler. */
+static void disarm(struct nvmet_req *req)
+{
+	int slot = trampoline_slot(req->execute);
+
+	if (slot < 0)
+		return;
+	req->execute = orig_execute[slot];
+	pending_dec();
+}
+
+static void probe_init(void *data, struct nvmet_req *req,
+		       struct nvme_command *cmd)
+{
+	u8 opcode = cmd->common.opcode;
+	int slot;
+
+	if (!req->sq->qid || !req->sq->ctrl || !req->ns || !req->execute)
+		return;
+	if (opcode != nvme_cmd_read && opcode != nvme_cmd_write)
+		return;
+	slot = slot_for(req->execute);
+	if (slot < 0)
+		return;
+	this_cpu_inc(*pending);
+	req->execute = trampolines[slot];
+}
+
+static void probe_complete(void *data, struct nvmet_req *req)
+{
+	struct tracked *t;
+
+	if (trampoline_slot(req->execute) >= 0) {
+		disarm(req);
+		return;
+	}
+	if (!req->sq->qid)
+		return;
+	t = untrack(req);
+	if (!t)
+		return;
+	if (t->host)
+		nq_host_account(t->host, t->dir, t->bytes,
+				req->cqe->status != 0);
+	kmem_cache_free(tracked_cache, t);
+}
+
+static int uninit_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	disarm((struct nvmet_req *)regs_get_kernel_argument(regs, 0));
+	return 0;
+}
+
+/*
+ * nvmet_req_init's genksyms CRC covers the full layout of struct nvmet_req
+ * and everything it points to. The build proved our copy of nvmet.h gives
+ * the CRC the kernel's Module.symvers records; here we check the nvmet being
+ * loaded carries that same CRC, so a rebuilt or foreign nvmet is refused.
+ */
+static bool abi_matches(struct module *mod)
+{
+#ifdef CONFIG_MODVERSIONS
+	unsigned int i;
+
+	for (i = 0; i < mod->num_gpl_syms; i++) {
+		const struct kernel_symbol *sym = &mod->gpl_syms[i];
+#ifdef CONFIG_HAVE_ARCH_PREL32_RELOCATIONS
+		const char *name = offset_to_ptr(&sym->name_offset);
+#else
+		const char *name = sym->name;
+#endif
+		if (strcmp(name, "nvmet_req_init"))
+			continue;
+		return mod->gpl_crcs &&
+		       (u32)mod->gpl_crcs[i] == NQ_NVMET_REQ_INIT_CRC;
+	}
+	return false;
+#else
+	return true;
+#endif
+}
+
+static struct tracepoint *find_tracepoint(struct module *mod, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < mod->num_tracepoints; i++) {
+		struct tracepoint *tp =
+			tracepoint_ptr_deref(&mod->tracepoints_ptrs[i]);
+
+		if (!strcmp(tp->name, name))
+			return tp;
+	}
+	return NULL;
+}
+
+/*
+ * Fill in and register @bound. The kprobe is registered in place: kprobes
+ * stay linked into the kprobe table by address until unregistered.
+ */
+static int bind(struct module *mod)
+{
+	struct binding *b = &bound;
+	int ret;
+
+	if (!abi_matches(mod)) {
+		pr_err("nvmet's nvmet_req_init CRC differs from the one this module was built against (0x%08x); not attaching\n",
+		       NQ_NVMET_REQ_INIT_CRC);
+		return -ENOEXEC;
+	}
+	b->tp_init = find_tracepoint(mod, "nvmet_req_init");
+	b->tp_complete = find_tracepoint(mod, "nvmet_req_complete");
+	if (!b->tp_init || !b->tp_complete) {
+		pr_err("nvmet has no nvmet_req_init/nvmet_req_complete tracepoints; not attaching\n");
+		ret = -ENOENT;
+		goto err;
+	}
+
+	/* Disarming paths first, so no request is ever armed without them. */
+	b->uninit_kp.symbol_name = "nvmet_req_uninit";
+	b->uninit_kp.pre_handler = uninit_pre;
+	ret = register_kprobe(&b->uninit_kp);
+	if (ret) {
+		pr_err("cannot probe nvmet_req_uninit (%d); not attaching\n", ret);
+		goto err;
+	}
+	ret = tracepoint_probe_register(b->tp_complete, probe_complete, NULL);
+	if (ret)
+		goto err_kprobe;
+	ret = tracepoint_probe_register(b->tp_init, probe_init, NULL);
+	if (ret)
+		goto err_complete;
+
+	b->mod = mod;
+	pr_info("attached to nvmet\n");
+	return 0;
+
+err_complete:
+	tracepoint_probe_unregister(b->tp_complete, probe_complete, NULL);
+	tracepoint_synchronize_unregister();
+err_kprobe:
+	unregister_kprobe(&b->uninit_kp);
+	pr_err("cannot attach to nvmet's tracepoints (%d)\n", ret);
+err:
+	memset(b, 0, sizeof(*b));
+	return ret;
+}
+
+/* Stop arming requests; those already armed still run through us. */
+static void stop_arming(void)
+{
+	tracepoint_probe_unregister(bound.tp_init, probe_init, NULL);
+	tracepoint_synchronize_unregister();
+}
+
+static void wait_pending(void)
+{
+	unsigned long start = jiffies;
+	long n;
+
+	while ((n = pending_sum()) > 0) {
+		if (time_after(jiffies, start + 10 * HZ)) {
+			pr_info("waiting for %ld request(s) in flight through nvmet-qos\n",
+				n);
+			start = jiffies;
+		}
+		msleep(20);
+	}
+	/* No task may still be preempted inside a trampoline's epilogue. */
+	synchronize_rcu_tasks();
+}
+
+static void unbind(void)
+{
+	tracepoint_probe_unregister(bound.tp_complete, probe_complete, NULL);
+	unregister_kprobe(&bound.uninit_kp);
+	tracepoint_synchronize_unregister();
+	untrack_all();
+	/* nvmet's text may go away: forget its handlers. */
+	memset(orig_execute, 0, sizeof(orig_execute));
+	memset(&bound, 0, sizeof(bound));
+}
+
+static void nvmet_coming(struct module *mod)
+{
+	if (exiting || bound.mod)
+		return;
+	bind(mod);
+}
+
+/*
+ * nvmet only unloads once every queue is gone, so nothing can be armed or in
+ * flight; a non-zero count here is a bug in our bookkeeping.
+ */
+static void nvmet_going(struct module *mod)
+{
+	if (bound.mod != mod)
+		return;
+	stop_arming();
+	WARN_ON_ONCE(pending_sum() != 0);
+	wait_pending();
+	unbind();
+	pr_info("detached from nvmet\n");
+}
+
+static int tp_module_notify(struct notifier_block *nb, unsigned long val,
+			    void *data)
+{
+	struct tp_module *tp_mod = data;
+
+	if (strcmp(tp_mod->mod->name, "nvmet"))
+		return NOTIFY_OK;
+
+	mutex_lock(&bind_lock);
+	if (val == MODULE_STATE_COMING)
+		nvmet_coming(tp_mod->mod);
+	else if (val == MODULE_STATE_GOING)
+		nvmet_going(tp_mod->mod);
+	mutex_unlock(&bind_lock);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block tp_module_nb = {
+	.notifier_call = tp_module_notify,
+};
+
+int nq_hook_init(void)
+{
+	int i, ret;
+
+	for (i = 0; i < ARRAY_SIZE(req_hash); i++) {
+		spin_lock_init(&req_hash[i].lock);
+		INIT_HLIST_HEAD(&req_hash[i].head);
+	}
+	pending = alloc_percpu(long);
+	if (!pending)
+		return -ENOMEM;
+	tracked_cache = KMEM_CACHE(tracked, 0);
+	if (!tracked_cache) {
+		ret = -ENOMEM;
+		goto err_pending;
+	}
+	/* Calls us back at once for an nvmet that is already loaded. */
+	ret = register_tracepoint_module_notifier(&tp_module_nb);
+	if (ret)
+		goto err_cache;
+	return 0;
+
+err_cache:
+	kmem_cache_destroy(tracked_cache);
+err_pending:
+	free_percpu(pending);
+	return ret;
+}
+
+/*
+ * Unload waits for the requests that went through us rather than refusing:
+ * they finish within their normal service time. The binding is torn down
+ * before the notifier is unregistered because the notifier calls us with
+ * the tracepoint module list mutex held, the reverse of our lock order.
+ */
+void nq_hook_exit(void)
+{
+	mutex_lock(&bind_lock);
+	exiting = true;
+	if (bound.mod) {
+		stop_arming();
+		wait_pending();
+		unbind();
+		pr_info("detached from nvmet\n");
+	}
+	mutex_unlock(&bind_lock);
+
+	unregister_tracepoint_module_notifier(&tp_module_nb);
+	kmem_cache_destroy(tracked_cache);
+	free_percpu(pending);
+}

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvmet-qos: per-host quality of service for the Linux NVMe-oF target.
+ *
+ * Module init and exit. The hook goes last on init, so no request is ever
+ * seen before the tables and the control interface exist, and first on exit,
+ * so every request that went through us has finished before they go.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <net/genetlink.h>
+
+#include "nvmet-qos.h"
+
+static int __init nq_init(void)
+{
+	int ret;
+
+	ret = nq_hosts_init();
+	if (ret)
+		return ret;
+	ret = nq_netlink_init();
+	if (ret)
+		goto err_hosts;
+	ret = nq_hook_init();
+	if (ret)
+		goto err_netlink;
+	return 0;
+
+err_netlink:
+	nq_netlink_exit();
+err_hosts:
+	nq_hosts_exit();
+	return ret;
+}
+
+static void __exit nq_exit(void)
+{
+	nq_hook_exit();
+	nq_netlink_exit();
+	nq_hosts_exit();
+}
+
+module_init(nq_init);
+module_exit(nq_exit);
+MODULE_DESCRIPTION("Per-host quality of service for the NVMe-oF target");
+MODULE_LICENSE("GPL");
+MODULE_ALIAS_GENL_FAMILY(NVMET_QOS_FAMILY_NAME);

@@ -1,0 +1,198 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Shared helpers of the nvmet-qos selftests; sourced by every test.
+# Tests run as root inside the test VM (see run.sh), each in a fresh
+# environment: they set up what they need and tear it down on exit.
+#
+# Exit codes follow kselftest: 0 pass, 1 fail, 4 skip (reason on stdout).
+
+NQ_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+NQ_KO=$NQ_ROOT/kmod/nvmet-qos.ko
+NQ_CTL=$NQ_ROOT/ctl/nvmet-qos
+NQ_SUBNQN=nqn.2026-11.io.nvmet-qos:selftest
+NQ_PORT=4420
+NQ_NULLB=nqtest0
+NQ_WORK=${TMPDIR:-/tmp}/nq.$$
+
+KSFT_PASS=0
+KSFT_FAIL=1
+KSFT_SKIP=4
+
+nq_failed=0
+
+log() { echo "# $*"; }
+
+# Record a failed check and keep going, so one run reports every problem.
+fail() {
+	echo "# FAIL: $*"
+	nq_failed=1
+}
+
+skip() {
+	echo "# SKIP: $*"
+	exit $KSFT_SKIP
+}
+
+die() {
+	echo "# FAIL: $*"
+	exit $KSFT_FAIL
+}
+
+nq_finish() {
+	exit $nq_failed
+}
+
+# host_nqn N: the NQN of simulated host N (1-based).
+host_nqn() { echo "nqn.2026-11.io.nvmet-qos:host$1"; }
+# host_addr N: the target address host N connects to, one per host so that
+# nvme-cli does not take a second host for a duplicate connection.
+host_addr() { echo "127.0.0.$(($1 + 1))"; }
+
+nq_require() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null || skip "$c not installed"
+	done
+}
+
+nq_configfs() {
+	modprobe configfs 2>/dev/null
+	mountpoint -q /sys/kernel/config ||
+		mount -t configfs configfs /sys/kernel/config
+}
+
+nq_loaded() { [ -d "/sys/module/${1//-/_}" ]; }
+
+nq_load_qos() {
+	nq_loaded nvmet_qos && return 0
+	insmod "$NQ_KO" || die "insmod $NQ_KO failed"
+}
+
+nq_unload_qos() {
+	nq_loaded nvmet_qos || return 0
+	rmmod nvmet_qos
+}
+
+# nq_nullb NAME MBPS SIZE_MB: a memory-backed null_blk, so data survives for
+# verification; MBPS 0 means uncapped.
+nq_nullb() {
+	local d=/sys/kernel/config/nullb/$1
+	modprobe null_blk nr_devices=0 || die "modprobe null_blk failed"
+	mkdir "$d" || die "cannot create null_blk $1"
+	echo "$3" > "$d/size"
+	echo 1 > "$d/memory_backed"
+	echo 4096 > "$d/blocksize"
+	[ "$2" -gt 0 ] && echo "$2" > "$d/mbps"
+	echo 1 > "$d/power"
+	udevadm settle 2>/dev/null
+	for _ in $(seq 50); do [ -b "/dev/$1" ] && return 0; sleep 0.1; done
+	die "/dev/$1 did not appear"
+}
+
+nq_nullb_remove() {
+	local d=/sys/kernel/config/nullb/$1
+	[ -d "$d" ] || return 0
+	echo 0 > "$d/power"
+	rmdir "$d"
+}
+
+# nq_target_setup [MBPS] [SIZE_MB]: export a null_blk as namespace 1 of
+# NQ_SUBNQN on an nvmet-tcp port listening on every address.
+nq_target_setup() {
+	local mbps=${1:-100} size=${2:-1024}
+	local s=/sys/kernel/config/nvmet/subsystems/$NQ_SUBNQN
+	local p=/sys/kernel/config/nvmet/ports/1
+
+	nq_configfs
+	ip link set lo up
+	nq_nullb "$NQ_NULLB" "$mbps" "$size"
+	modprobe nvmet-tcp || die "modprobe nvmet-tcp failed"
+	modprobe nvme-tcp || die "modprobe nvme-tcp failed"
+	mkdir "$s" || die "cannot create subsystem"
+	echo 1 > "$s/attr_allow_any_host"
+	mkdir "$s/namespaces/1"
+	echo -n "/dev/$NQ_NULLB" > "$s/namespaces/1/device_path"
+	echo 1 > "$s/namespaces/1/enable" || die "cannot enable namespace"
+	mkdir "$p"
+	echo tcp > "$p/addr_trtype"
+	echo ipv4 > "$p/addr_adrfam"
+	echo 0.0.0.0 > "$p/addr_traddr"
+	echo "$NQ_PORT" > "$p/addr_trsvcid"
+	ln -s "$s" "$p/subsystems/$NQ_SUBNQN" || die "cannot enable port"
+}
+
+nq_target_teardown() {
+	local s=/sys/kernel/config/nvmet/subsystems/$NQ_SUBNQN
+	local p=/sys/kernel/config/nvmet/ports/1
+
+	nvme disconnect -n "$NQ_SUBNQN" >/dev/null 2>&1
+	[ -L "$p/subsystems/$NQ_SUBNQN" ] && rm "$p/subsystems/$NQ_SUBNQN"
+	[ -d "$p" ] && rmdir "$p"
+	if [ -d "$s/namespaces/1" ]; then
+		echo 0 > "$s/namespaces/1/enable"
+		rmdir "$s/namespaces/1"
+	fi
+	[ -d "$s" ] && rmdir "$s"
+	nq_nullb_remove "$NQ_NULLB"
+}
+
+# nq_connect N: connect simulated host N; prints its block device.
+nq_connect() {
+	local nqn addr c i
+	nqn=$(host_nqn "$1")
+	addr=$(host_addr "$1")
+	nvme connect -t tcp -a "$addr" -s "$NQ_PORT" -n "$NQ_SUBNQN" \
+		--hostnqn="$nqn" --hostid="$(cat /proc/sys/kernel/random/uuid)" \
+		>/dev/null || die "nvme connect of host $1 failed"
+	for i in $(seq 100); do
+		for c in /sys/class/nvme/nvme*; do
+			[ "$(cat "$c/hostnqn" 2>/dev/null)" = "$nqn" ] || continue
+			[ "$(cat "$c/subsysnqn" 2>/dev/null)" = "$NQ_SUBNQN" ] || continue
+			if [ -b "/dev/$(basename "$c")n1" ]; then
+				echo "/dev/$(basename "$c")n1"
+				return 0
+			fi
+		done
+		sleep 0.1
+	done
+	die "no block device for host $1"
+}
+
+# nq_host_json NQN: the host's counters from the tool, as one JSON object.
+nq_host_json() {
+	"$NQ_CTL" host show "$1" --json
+}
+
+# nq_json_get JSON KEY: one numeric field of a flat JSON object.
+nq_json_get() {
+	python3 -c 'import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$1" "$2"
+}
+
+# nq_fio_bytes JSONFILE rw: bytes fio moved in direction rw (read|write),
+# summed over its jobs.
+nq_fio_bytes() {
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(sum(j[sys.argv[2]]["io_bytes"] for j in d["jobs"]))' "$1" "$2"
+}
+
+# nq_fio_errors JSONFILE: total errors fio reports over its jobs.
+nq_fio_errors() {
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(sum(j["error"] + j.get("total_err", 0) for j in d["jobs"]))' "$1"
+}
+
+# Leave the VM as the test found it, whatever happened; tests with other
+# needs install their own EXIT trap.
+nq_cleanup() {
+	nq_target_teardown
+	nq_unload_qos
+	rm -rf "$NQ_WORK"
+}
+trap nq_cleanup EXIT
+
+mkdir -p "$NQ_WORK"

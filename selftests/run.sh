@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# run.sh [TEST...]: run the kernel selftests inside the test VM and print
+# KTAP. Each test is a numbered script (NNN-name.sh) run in its own
+# process; after each one the kernel log is scanned for warnings, BUGs,
+# oopses, lockdep and KASAN reports, and a test that left one fails.
+# Exits non-zero if any test failed.
+
+cd "$(dirname "$0")" || exit 1
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+
+TEST_TIMEOUT=${NQ_TEST_TIMEOUT:-600}
+SPLAT='WARNING:|BUG:|Oops|general protection fault|lockdep|KASAN|UBSAN|kernel BUG|possible circular locking|INFO: task .* blocked|hung_task|Call Trace:|RCU stall|refcount_t:'
+
+if [ $# -gt 0 ]; then
+	tests=("$@")
+else
+	tests=([0-9][0-9][0-9]-*.sh)
+fi
+
+ip link set lo up
+dmesg -C
+echo "KTAP version 1"
+echo "1..${#tests[@]}"
+
+n=0 failed=0
+for t in "${tests[@]}"; do
+	n=$((n + 1))
+	name=${t%.sh}
+	echo "# --- $name"
+	start=$(date +%s)
+	out=$(timeout -k 10 "$TEST_TIMEOUT" bash "./$t" 2>&1)
+	rc=$?
+	secs=$(($(date +%s) - start))
+	echo "$out" | sed 's/^\([^#]\)/# \1/'
+	splat=$(dmesg -c | grep -E "$SPLAT")
+	if [ -n "$splat" ]; then
+		echo "# kernel log of $name:"
+		echo "$splat" | head -n 40 | sed 's/^/#   /'
+		rc=1
+	fi
+	case $rc in
+	0) echo "ok $n $name # time=${secs}s" ;;
+	4) reason=$(echo "$out" | sed -n 's/^# SKIP: //p' | tail -n 1)
+	   echo "ok $n $name # SKIP ${reason:-no reason given}" ;;
+	124) echo "not ok $n $name # TIMEOUT after ${TEST_TIMEOUT}s"; failed=$((failed + 1)) ;;
+	*) echo "not ok $n $name # exit=$rc time=${secs}s"; failed=$((failed + 1)) ;;
+	esac
+done
+exit $((failed > 0))
