@@ -1,0 +1,503 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The nvmet-qos scheduler core; see sched.h for the model. Plain C that
+ * compiles into the module and into the userspace tests (kmod/test/).
+ */
+#include "sched.h"
+
+#define VSCALE		NQS_WEIGHT_MAX	/* vtime += cost * VSCALE / weight */
+#define QUANTUM		(128ULL << 10)	/* DRR quantum at host weight 100 */
+#define QUANTUM_MIN	(4ULL << 10)
+#define SMALL_IO	(32U << 10)	/* latency class: "small" request */
+#define LAT_SLACK	(256ULL << 10)	/* how far ahead of its share, in cost */
+#define RES_SLACK_NS	(5ULL * 1000 * 1000)
+#define CEIL_BURST_NS	(20ULL * 1000 * 1000)	/* default burst: 20 ms */
+#define CEIL_BURST_MIN	(256ULL << 10)
+#define LAG_MAX		(2 * QUANTUM)	/* bounded credit of a skipped class */
+#define REFILL_MAX_NS	(10 * NQS_NSEC)
+
+#define WIN_NS		(4ULL * 1000 * 1000)
+#define WIN_IOS		8
+#define EPOCH_NS	NQS_NSEC
+#define DEPTH_INIT	(2ULL << 20)
+#define DEPTH_MIN	(128ULL << 10)
+#define DEPTH_MAX	(1ULL << 30)
+
+#define nqs_entry(ptr, type, member) \
+	((type *)((char *)(ptr) - __builtin_offsetof(type, member)))
+
+static void link_init(struct nqs_link *l)
+{
+	l->next = l;
+	l->prev = l;
+}
+
+static bool link_empty(const struct nqs_link *l)
+{
+	return l->next == l;
+}
+
+static void link_add_tail(struct nqs_link *n, struct nqs_link *head)
+{
+	n->prev = head->prev;
+	n->next = head;
+	head->prev->next = n;
+	head->prev = n;
+}
+
+static void link_del(struct nqs_link *n)
+{
+	n->prev->next = n->next;
+	n->next->prev = n->prev;
+	link_init(n);
+}
+
+/* Token buckets for ceilings. Tokens may go negative: a large request
+ * borrows and the class waits until the debt is paid. */
+static void bucket_set(struct nqs_bucket *b, u64 rate, u64 cap, u64 now)
+{
+	bool was_unlimited = !b->rate;
+
+	b->rate = rate;
+	b->cap = cap;
+	if (was_unlimited || b->tokens > (s64)cap) {
+		b->tokens = cap;
+		b->last = now;
+	}
+}
+
+static void bucket_refill(struct nqs_bucket *b, u64 now)
+{
+	u64 dt, add;
+
+	if (!b->rate || now <= b->last)
+		return;
+	dt = min(now - b->last, REFILL_MAX_NS);
+	add = nqs_mul_div(b->rate, dt, NQS_NSEC);
+	if (b->tokens + (s64)add >= (s64)b->cap) {
+		b->tokens = b->cap;
+		b->last = now;
+		return;
+	}
+	b->tokens += add;
+	/* Advance only by the time that produced whole tokens. */
+	b->last = now - dt + nqs_mul_div(add, NQS_NSEC, b->rate);
+}
+
+static bool bucket_ok(const struct nqs_bucket *b)
+{
+	return !b->rate || b->tokens >= 0;
+}
+
+/* When the bucket's debt will be paid, in ns; 0 if it is not in debt. */
+static u64 bucket_ready_at(const struct nqs_bucket *b)
+{
+	if (bucket_ok(b))
+		return 0;
+	return b->last + nqs_mul_div((u64)-b->tokens, NQS_NSEC, b->rate) + 1;
+}
+
+static u64 ceil_cap(u64 rate, u64 burst, u64 floor)
+{
+	if (burst)
+		return max(burst, floor);
+	return max(nqs_mul_div(rate, CEIL_BURST_NS, NQS_NSEC), floor);
+}
+
+static void class_apply_conf(struct nqs_class *c, u64 now)
+{
+	const struct nqs_class_conf *k = &c->conf;
+
+	bucket_set(&c->ceil_b, k->ceil_bps,
+		   ceil_cap(k->ceil_bps, k->burst, CEIL_BURST_MIN), now);
+	bucket_set(&c->ceil_i, k->ceil_iops,
+		   ceil_cap(k->ceil_iops, 0, 1), now);
+}
+
+void nqs_domain_init(struct nqs_domain *d, u64 now)
+{
+	*d = (struct nqs_domain){ 0 };
+	link_init(&d->active);
+	d->cost.write_pct = 200;
+	d->cost.io_cost = 4096;
+	d->depth = DEPTH_INIT;
+	d->depth_min = DEPTH_MIN;
+	d->depth_max = DEPTH_MAX;
+	d->win_start = now;
+	d->epoch_start = now;
+	d->lpc_min[0] = d->lpc_min[1] = ~0ULL;
+}
+
+void nqs_class_init(struct nqs_class *c, const struct nqs_class_conf *conf,
+		    u64 now)
+{
+	*c = (struct nqs_class){ 0 };
+	link_init(&c->active);
+	link_init(&c->flows);
+	c->conf = *conf;
+	class_apply_conf(c, now);
+}
+
+void nqs_class_set_conf(struct nqs_class *c, const struct nqs_class_conf *conf,
+			u64 now)
+{
+	bucket_refill(&c->ceil_b, now);
+	bucket_refill(&c->ceil_i, now);
+	c->conf = *conf;
+	class_apply_conf(c, now);
+}
+
+void nqs_flow_init(struct nqs_flow *f, struct nqs_class *c, u32 weight)
+{
+	*f = (struct nqs_flow){ 0 };
+	link_init(&f->rr);
+	link_init(&f->queue);
+	f->cls = c;
+	f->weight = weight ? weight : 100;
+	c->nr_flows++;
+}
+
+u64 nqs_req_cost(const struct nqs_domain *d, u32 bytes, bool write)
+{
+	u64 c = bytes;
+
+	if (write)
+		c = nqs_div(c * d->cost.write_pct, 100);
+	return c + d->cost.io_cost;
+}
+
+/* A class with nothing held restarts at the domain's virtual clock: time
+ * spent idle earns no credit. */
+static void class_activate(struct nqs_domain *d, struct nqs_class *c)
+{
+	if (!link_empty(&c->active))
+		return;
+	c->vtime = max(c->vtime, d->vclock);
+	link_add_tail(&c->active, &d->active);
+}
+
+static void flow_enqueue(struct nqs_domain *d, struct nqs_flow *f,
+			 struct nqs_req *r)
+{
+	struct nqs_class *c = f->cls;
+
+	if (link_empty(&f->queue)) {
+		f->deficit = 0;
+		link_add_tail(&f->rr, &c->flows);
+	}
+	link_add_tail(&r->node, &f->queue);
+	f->nr_queued++;
+	c->nr_queued++;
+	d->nr_queued++;
+	class_activate(d, c);
+}
+
+static struct nqs_req *flow_dequeue(struct nqs_domain *d, struct nqs_flow *f)
+{
+	struct nqs_class *c = f->cls;
+	struct nqs_req *r = nqs_entry(f->queue.next, struct nqs_req, node);
+
+	link_del(&r->node);
+	f->nr_queued--;
+	c->nr_queued--;
+	d->nr_queued--;
+	if (link_empty(&f->queue))
+		link_del(&f->rr);
+	if (link_empty(&c->flows))
+		link_del(&c->active);
+	return r;
+}
+
+static struct nqs_req *flow_head(const struct nqs_flow *f)
+{
+	return nqs_entry(f->queue.next, struct nqs_req, node);
+}
+
+static bool class_within_ceiling(struct nqs_class *c, u64 now)
+{
+	bucket_refill(&c->ceil_b, now);
+	bucket_refill(&c->ceil_i, now);
+	return bucket_ok(&c->ceil_b) && bucket_ok(&c->ceil_i);
+}
+
+static bool class_below_floor(const struct nqs_class *c, u64 now)
+{
+	return (c->conf.floor_bps && c->rtag_b <= now) ||
+	       (c->conf.floor_iops && c->rtag_i <= now);
+}
+
+static u64 class_rtag(const struct nqs_class *c)
+{
+	u64 t = ~0ULL;
+
+	if (c->conf.floor_bps)
+		t = c->rtag_b;
+	if (c->conf.floor_iops)
+		t = min(t, c->rtag_i);
+	return t;
+}
+
+static u64 vstep(u64 cost, u32 weight)
+{
+	return nqs_div(cost * VSCALE, weight ? weight : 1);
+}
+
+/* Charge a dispatched request to its class and put it in flight. */
+static void charge(struct nqs_domain *d, struct nqs_req *r, u64 now)
+{
+	struct nqs_class *c = r->flow->cls;
+	u64 from = now > RES_SLACK_NS ? now - RES_SLACK_NS : 0;
+
+	c->vtime += vstep(r->cost, c->conf.weight);
+	c->ceil_b.tokens -= r->bytes;
+	c->ceil_i.tokens -= 1;
+	if (c->conf.floor_bps)
+		c->rtag_b = max(c->rtag_b, from) +
+			    nqs_mul_div(r->bytes, NQS_NSEC, c->conf.floor_bps);
+	if (c->conf.floor_iops)
+		c->rtag_i = max(c->rtag_i, from) +
+			    nqs_div(NQS_NSEC, c->conf.floor_iops);
+	c->disp_ios++;
+	c->disp_bytes += r->bytes;
+	c->disp_cost += r->cost;
+	d->inflight += r->cost;
+	d->inflight_ios++;
+}
+
+/* Deficit round robin among the class's backlogged flows. */
+static struct nqs_flow *pick_flow(struct nqs_class *c)
+{
+	for (;;) {
+		struct nqs_flow *f = nqs_entry(c->flows.next, struct nqs_flow, rr);
+		u64 q = max(nqs_div(QUANTUM * f->weight, 100), QUANTUM_MIN);
+
+		if (f->deficit >= (s64)flow_head(f)->cost) {
+			f->deficit -= flow_head(f)->cost;
+			return f;
+		}
+		f->deficit += q;
+		link_del(&f->rr);
+		link_add_tail(&f->rr, &c->flows);
+	}
+}
+
+static bool small_head(const struct nqs_class *c)
+{
+	const struct nqs_flow *f = nqs_entry(c->flows.next, struct nqs_flow, rr);
+
+	return flow_head(f)->bytes <= SMALL_IO;
+}
+
+/*
+ * Pick the class to serve next, or NULL when every backlogged class is
+ * above its ceiling. *@weighted tells whether it won on virtual time.
+ */
+static struct nqs_class *pick_class(struct nqs_domain *d, u64 now,
+				    bool *weighted)
+{
+	struct nqs_class *res = NULL, *lat = NULL, *fair = NULL;
+	struct nqs_link *l;
+
+	for (l = d->active.next; l != &d->active; l = l->next) {
+		struct nqs_class *c = nqs_entry(l, struct nqs_class, active);
+
+		if (!class_within_ceiling(c, now))
+			continue;
+		/* A skipped class keeps a bounded lead, not unlimited credit. */
+		if (c->vtime + vstep(LAG_MAX, c->conf.weight) < d->vclock)
+			c->vtime = d->vclock - vstep(LAG_MAX, c->conf.weight);
+		if (class_below_floor(c, now) &&
+		    (!res || class_rtag(c) < class_rtag(res)))
+			res = c;
+		if (c->conf.latency && small_head(c) &&
+		    c->vtime <= d->vclock + vstep(LAT_SLACK, c->conf.weight) &&
+		    (!lat || c->vtime < lat->vtime))
+			lat = c;
+		if (!fair || c->vtime < fair->vtime)
+			fair = c;
+	}
+	*weighted = false;
+	if (lat)
+		return lat;
+	if (res)
+		return res;
+	*weighted = fair != NULL;
+	return fair;
+}
+
+/* At least one request may always be in flight, however large. */
+static bool has_room(const struct nqs_domain *d)
+{
+	return !d->inflight || d->inflight < d->depth;
+}
+
+struct nqs_req *nqs_next(struct nqs_domain *d, u64 now)
+{
+	struct nqs_class *c;
+	struct nqs_flow *f;
+	struct nqs_req *r;
+	bool weighted;
+
+	if (!d->nr_queued)
+		return NULL;
+	if (!has_room(d)) {
+		d->win_limited = true;
+		return NULL;
+	}
+	c = pick_class(d, now, &weighted);
+	if (!c)
+		return NULL;
+	if (weighted)
+		d->vclock = max(d->vclock, c->vtime);
+	f = pick_flow(c);
+	r = flow_dequeue(d, f);
+	charge(d, r, now);
+	return r;
+}
+
+bool nqs_submit(struct nqs_domain *d, struct nqs_req *r, u64 now)
+{
+	struct nqs_class *c = r->flow->cls;
+
+	r->cost = nqs_req_cost(d, r->bytes, r->write);
+	r->queued_ns = 0;
+	/* Nothing waiting: no ordering to keep, only the limits. */
+	if (!d->nr_queued && has_room(d) && class_within_ceiling(c, now)) {
+		c->vtime = max(c->vtime, d->vclock);
+		d->vclock = max(d->vclock, c->vtime);
+		charge(d, r, now);
+		return true;
+	}
+	if (!has_room(d))
+		d->win_limited = true;
+	r->queued_ns = now ? now : 1;
+	flow_enqueue(d, r->flow, r);
+	return false;
+}
+
+static void window_reset(struct nqs_domain *d, u64 now)
+{
+	d->win_start = now;
+	d->win_lat = 0;
+	d->win_cost = 0;
+	d->win_ios = 0;
+	d->win_limited = false;
+}
+
+/*
+ * Once per epoch the depth drops to its minimum for two windows: the first
+ * lets the device drain, the second measures latency per cost unit with
+ * almost nothing queued. That is the baseline the other windows compare
+ * against; measuring it under load would let it creep up with the depth.
+ */
+static bool probe(struct nqs_domain *d, u64 lpc, u64 now)
+{
+	switch (d->probe) {
+	case 0:
+		if (now - d->epoch_start < EPOCH_NS)
+			return false;
+		d->epoch_start = now;
+		d->depth_saved = d->depth;
+		d->depth = d->depth_min;
+		d->probe = 1;
+		return true;
+	case 1:
+		d->probe = 2;
+		return true;
+	default:
+		d->lpc_min[1] = d->lpc_min[0];
+		d->lpc_min[0] = lpc;
+		d->depth = d->depth_saved;
+		d->probe = 0;
+		return true;
+	}
+}
+
+/* One window's verdict on the depth; see sched.h. */
+static void adapt(struct nqs_domain *d, u64 now)
+{
+	u64 lpc = nqs_div(d->win_lat << 10, d->win_cost ? d->win_cost : 1);
+	u64 m;
+
+	if (probe(d, lpc, now))
+		goto out;
+	d->lpc_min[0] = min(d->lpc_min[0], lpc);
+	m = min(d->lpc_min[0], d->lpc_min[1]);
+	if (lpc > 2 * m)
+		d->depth -= d->depth / 8;
+	else if (d->win_limited && 2 * lpc <= 3 * m)
+		d->depth += d->depth / 8 + 1;
+	d->depth = min(max(d->depth, d->depth_min), d->depth_max);
+out:
+	window_reset(d, now);
+}
+
+void nqs_complete(struct nqs_domain *d, const struct nqs_req *r, u64 lat_ns,
+		  u64 now)
+{
+	d->inflight -= min(d->inflight, r->cost);
+	if (d->inflight_ios)
+		d->inflight_ios--;
+	d->completed_cost += r->cost;
+	d->win_lat += lat_ns;
+	d->win_cost += r->cost;
+	d->win_ios++;
+	if (d->win_ios >= WIN_IOS && now - d->win_start >= WIN_NS)
+		adapt(d, now);
+}
+
+u64 nqs_next_event(struct nqs_domain *d, u64 now)
+{
+	struct nqs_link *l;
+	u64 t = ~0ULL;
+
+	/* Without room, the next completion is the next event. */
+	if (!d->nr_queued || !has_room(d))
+		return 0;
+	for (l = d->active.next; l != &d->active; l = l->next) {
+		struct nqs_class *c = nqs_entry(l, struct nqs_class, active);
+		u64 ready;
+
+		if (class_within_ceiling(c, now))
+			return now;
+		ready = max(bucket_ready_at(&c->ceil_b),
+			    bucket_ready_at(&c->ceil_i));
+		t = min(t, ready);
+	}
+	return t == ~0ULL ? 0 : t;
+}
+
+struct nqs_req *nqs_flow_pop(struct nqs_domain *d, struct nqs_flow *f)
+{
+	struct nqs_req *r;
+
+	if (link_empty(&f->queue))
+		return NULL;
+	r = flow_dequeue(d, f);
+	charge(d, r, r->queued_ns);
+	return r;
+}
+
+void nqs_flow_set_class(struct nqs_domain *d, struct nqs_flow *f,
+			struct nqs_class *c)
+{
+	struct nqs_class *old = f->cls;
+
+	if (old == c)
+		return;
+	old->nr_flows--;
+	c->nr_flows++;
+	if (link_empty(&f->queue)) {
+		f->cls = c;
+		return;
+	}
+	link_del(&f->rr);
+	old->nr_queued -= f->nr_queued;
+	if (link_empty(&old->flows))
+		link_del(&old->active);
+	f->cls = c;
+	f->deficit = 0;
+	link_add_tail(&f->rr, &c->flows);
+	c->nr_queued += f->nr_queued;
+	class_activate(d, c);
+}

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The nvmet-qos scheduler core: plain C, no locking, no allocation, no
+ * clock. The caller (sched_glue.c in the module, test/ in userspace) owns
+ * the memory, holds one lock per domain around every call and passes the
+ * time in nanoseconds.
+ *
+ * Model. A domain is one backing device. Requests belong to a flow (one host
+ * on one domain), flows to a class. The domain lets a bounded amount of work
+ * ("depth", in cost units) be in flight at the device and holds the rest.
+ * Whenever there is room it dispatches, in order of precedence:
+ *
+ *   1. a class below its floor (bytes/s or IOPS reservation), earliest
+ *      reservation tag first;
+ *   2. a latency class with a small request, while it is not ahead of its
+ *      share by more than a small slack;
+ *   3. the class with the smallest virtual time (start-time fair queueing:
+ *      dispatching cost c advances a class's virtual time by c / weight).
+ *
+ * A class above its ceiling (token buckets in bytes/s and IOPS, with a
+ * burst) is skipped until its tokens return. A class that was idle restarts
+ * at the domain's virtual clock, so idle time earns no credit: the share of
+ * an idle class goes to the active ones in proportion to their weights.
+ * Within a class, backlogged flows are served by deficit round robin with a
+ * quantum proportional to the host weight: O(1) per request whatever the
+ * number of hosts. Each flow is FIFO.
+ *
+ * The depth adapts to the device, whose capacity is not known: per window
+ * it compares the latency per cost unit with the lowest recently seen.
+ * Latency well above that minimum means requests queue inside the device,
+ * where we cannot order them: shrink. Work held back while latency stays
+ * low means the device could take more: grow. A short probe at reduced
+ * depth each epoch refreshes the minimum.
+ */
+#ifndef _NQ_SCHED_H
+#define _NQ_SCHED_H
+
+#include "sched_env.h"
+
+#define NQS_WEIGHT_MAX		1000
+#define NQS_NSEC		1000000000ULL
+
+/* Intrusive doubly linked list, circular, with a sentinel head. */
+struct nqs_link {
+	struct nqs_link *next, *prev;
+};
+
+/* Cost model of a domain; see docs in the README. */
+struct nqs_cost {
+	u32 write_pct;		/* writes cost this % of reads (default 200) */
+	u32 io_cost;		/* fixed cost per I/O, in bytes (default 4096) */
+};
+
+struct nqs_class_conf {
+	u32 weight;		/* 1..NQS_WEIGHT_MAX */
+	u64 floor_bps;		/* 0: no floor */
+	u64 floor_iops;
+	u64 ceil_bps;		/* 0: no ceiling */
+	u64 ceil_iops;
+	u64 burst;		/* bytes above the ceiling rate; 0: default */
+	bool latency;		/* small requests go first within the share */
+};
+
+struct nqs_bucket {
+	s64 tokens;		/* may go negative: debt of a large request */
+	u64 rate;		/* per second; 0: unlimited */
+	u64 cap;
+	u64 last;		/* ns up to which tokens were added */
+};
+
+/* One class on one domain. */
+struct nqs_class {
+	struct nqs_link active;		/* on domain->active while backlogged */
+	struct nqs_link flows;		/* backlogged flows, round robin */
+	struct nqs_class_conf conf;
+	u64 vtime;			/* virtual time, cost units * scale */
+	u64 rtag_b, rtag_i;		/* reservation tags, ns */
+	struct nqs_bucket ceil_b, ceil_i;
+	u32 nr_queued;
+	u32 nr_flows;			/* flows attached (held or not) */
+	/* statistics, cumulative */
+	u64 disp_ios, disp_bytes, disp_cost;
+};
+
+/* One host on one domain. */
+struct nqs_flow {
+	struct nqs_link rr;		/* on class->flows while backlogged */
+	struct nqs_link queue;		/* held requests, FIFO */
+	struct nqs_class *cls;
+	s64 deficit;
+	u32 weight;			/* 1..NQS_WEIGHT_MAX, default 100 */
+	u32 nr_queued;
+};
+
+struct nqs_req {
+	struct nqs_link node;		/* on flow->queue while held */
+	struct nqs_flow *flow;
+	u64 cost;
+	u64 queued_ns;			/* 0 if never held */
+	u32 bytes;
+	bool write;
+};
+
+struct nqs_domain {
+	struct nqs_link active;		/* classes with held requests */
+	struct nqs_cost cost;
+	u64 vclock;
+	/* in-flight accounting and adaptive depth */
+	u64 inflight;			/* cost units at the device */
+	u32 inflight_ios;
+	u64 depth;
+	u64 depth_min, depth_max;
+	/* current window */
+	u64 win_start, win_lat, win_cost;
+	u32 win_ios;
+	bool win_limited;		/* work was held for lack of depth */
+	/* latency per cost unit (ns << 10): minimum this and last epoch */
+	u64 lpc_min[2];
+	u64 epoch_start;
+	u64 depth_saved;		/* depth before the current probe */
+	u8 probe;			/* 0: none, 1: draining, 2: measuring */
+	/* statistics */
+	u64 nr_queued;
+	u64 completed_cost;
+};
+
+void nqs_domain_init(struct nqs_domain *d, u64 now);
+void nqs_class_init(struct nqs_class *c, const struct nqs_class_conf *conf,
+		    u64 now);
+void nqs_class_set_conf(struct nqs_class *c, const struct nqs_class_conf *conf,
+			u64 now);
+void nqs_flow_init(struct nqs_flow *f, struct nqs_class *c, u32 weight);
+void nqs_flow_set_class(struct nqs_domain *d, struct nqs_flow *f,
+			struct nqs_class *c);
+
+u64 nqs_req_cost(const struct nqs_domain *d, u32 bytes, bool write);
+
+/*
+ * Offer @r (with flow, bytes and write set) to the domain. Returns true when
+ * it may go to the device now (it is then accounted in flight), false when
+ * it is held; held requests come back from nqs_next().
+ */
+bool nqs_submit(struct nqs_domain *d, struct nqs_req *r, u64 now);
+
+/* The next held request that may be dispatched now, or NULL. */
+struct nqs_req *nqs_next(struct nqs_domain *d, u64 now);
+
+/* @r finished at the device after @lat_ns. */
+void nqs_complete(struct nqs_domain *d, const struct nqs_req *r, u64 lat_ns,
+		  u64 now);
+
+/*
+ * When nqs_next() might return a request without a completion happening
+ * first (a ceiling refills), in ns; 0 when nothing is held.
+ */
+u64 nqs_next_event(struct nqs_domain *d, u64 now);
+
+/* Remove and return the oldest held request of @f regardless of limits. */
+struct nqs_req *nqs_flow_pop(struct nqs_domain *d, struct nqs_flow *f);
+
+#endif /* _NQ_SCHED_H */

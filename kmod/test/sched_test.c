@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests and simulations of the scheduler core (kmod/sched.c), the same
+ * file the module compiles. KTAP output; exits non-zero on failure.
+ *
+ *   sched_test            run every test
+ *   sched_test --cost     also print per-I/O cost at 8, 512 and 4096 hosts
+ */
+#include <linux/perf_event.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sim.h"
+
+#define MS	1000000ULL
+#define SEC	1000000000ULL
+#define MB	1000000ULL
+
+static int nr_tests, nr_failed;
+
+static void result(bool ok, const char *name)
+{
+	nr_tests++;
+	if (!ok)
+		nr_failed++;
+	printf("%s %d %s\n", ok ? "ok" : "not ok", nr_tests, name);
+}
+
+static void set_weight(struct sim *s, u32 cls, u32 w)
+{
+	struct nqs_class_conf k = s->classes[cls].conf;
+
+	k.weight = w;
+	nqs_class_set_conf(&s->classes[cls], &k, s->now);
+}
+
+/* Run a warm-up, then a measured window; returns the window length. */
+static u64 measure(struct sim *s, u64 warm, u64 window)
+{
+	sim_run(s, s->now + warm);
+	sim_reset_window(s);
+	sim_run(s, s->now + window);
+	return window;
+}
+
+static bool near(double got, double want, double tol, const char *what)
+{
+	bool ok = fabs(got - want) <= tol;
+
+	printf("# %s: %.2f (want %.2f +- %.2f)\n", what, got, want, tol);
+	return ok;
+}
+
+static void test_shares_30_70(void)
+{
+	struct sim s;
+	bool ok;
+
+	sim_init(&s, 2, 2, 100 * MB, 200000);
+	set_weight(&s, 0, 30);
+	set_weight(&s, 1, 70);
+	sim_start(&s);
+	measure(&s, 2 * SEC, 10 * SEC);
+	ok = near(sim_class_share(&s, 0), 30, 1, "class 30 share %");
+	ok &= near(sim_class_share(&s, 1), 70, 1, "class 70 share %");
+	result(ok, "shares 30/70 with two saturating hosts");
+	sim_free(&s);
+}
+
+static void test_shares_mixed_profiles(void)
+{
+	struct sim s;
+	bool ok = true;
+	const u32 w[3] = { 20, 30, 50 };
+	u32 i;
+
+	sim_init(&s, 3, 3, 200 * MB, 100000);
+	for (i = 0; i < 3; i++)
+		set_weight(&s, i, w[i]);
+	s.hosts[0].bs = 1 << 20;		/* sequential 1 MiB reads */
+	s.hosts[1].bs = 128 << 10;		/* 80/20 mixed */
+	s.hosts[1].write_pct = 20;
+	s.hosts[2].bs = 256 << 10;		/* writes */
+	s.hosts[2].write_pct = 100;
+	sim_start(&s);
+	measure(&s, 2 * SEC, 10 * SEC);
+	for (i = 0; i < 3; i++) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "class %u share of cost %%", w[i]);
+		ok &= near(sim_class_share(&s, i), w[i], 1, what);
+	}
+	result(ok, "shares 20/30/50 across read, mixed and write profiles");
+	sim_free(&s);
+}
+
+static void test_work_conserving(void)
+{
+	struct sim s;
+	double alone, both;
+	bool ok;
+
+	sim_init(&s, 2, 2, 100 * MB, 200000);
+	set_weight(&s, 0, 30);
+	set_weight(&s, 1, 70);
+	s.hosts[1].qd = 0;			/* the 70% class is idle */
+	sim_start(&s);
+	measure(&s, 1 * SEC, 5 * SEC);
+	alone = sim_class_bps(&s, 0, 5 * SEC);
+	s.hosts[1].qd = 8;
+	measure(&s, 1 * SEC, 5 * SEC);
+	both = sim_class_bps(&s, 0, 5 * SEC) + sim_class_bps(&s, 1, 5 * SEC);
+	ok = near(100.0 * alone / (100 * MB), 100, 5,
+		  "idle peer: 30% class gets % of the device");
+	ok &= near(100.0 * both / (100 * MB), 100, 5,
+		   "contention: aggregate % of the device");
+	result(ok, "work conserving: an idle class's share goes to the active one");
+	sim_free(&s);
+}
+
+static void test_ceiling(void)
+{
+	struct nqs_class_conf k = { .weight = 70, .ceil_bps = 20 * MB };
+	struct sim s;
+	bool ok;
+
+	sim_init(&s, 2, 2, 100 * MB, 200000);
+	set_weight(&s, 0, 30);
+	nqs_class_set_conf(&s.classes[1], &k, 0);
+	s.hosts[0].qd = 0;
+	sim_start(&s);
+	measure(&s, 1 * SEC, 5 * SEC);
+	ok = near(sim_class_bps(&s, 1, 5 * SEC) / MB, 20, 1,
+		  "capped class alone, MB/s");
+	s.hosts[0].qd = 8;
+	measure(&s, 1 * SEC, 5 * SEC);
+	ok &= near(sim_class_bps(&s, 1, 5 * SEC) / MB, 20, 1,
+		   "capped class with a peer, MB/s");
+	ok &= near(sim_class_bps(&s, 0, 5 * SEC) / MB, 80, 4,
+		   "peer gets the rest, MB/s");
+	result(ok, "ceiling holds with and without contention");
+	sim_free(&s);
+}
+
+static void test_floor(void)
+{
+	struct nqs_class_conf k = { .weight = 10, .floor_bps = 40 * MB };
+	struct sim s;
+	bool ok;
+
+	sim_init(&s, 2, 2, 100 * MB, 200000);
+	set_weight(&s, 0, 90);
+	nqs_class_set_conf(&s.classes[1], &k, 0);
+	sim_start(&s);
+	measure(&s, 1 * SEC, 5 * SEC);
+	ok = near(sim_class_bps(&s, 1, 5 * SEC) / MB, 40, 2,
+		  "10% class with a 40 MB/s floor, MB/s");
+	result(ok, "floor holds against a larger-share class");
+	sim_free(&s);
+}
+
+static void test_live_change(void)
+{
+	struct sim s;
+	bool ok;
+
+	sim_init(&s, 2, 2, 100 * MB, 200000);
+	sim_start(&s);
+	measure(&s, 1 * SEC, 2 * SEC);
+	ok = near(sim_class_share(&s, 0), 50, 1, "before change %");
+	set_weight(&s, 0, 30);
+	set_weight(&s, 1, 70);
+	sim_run(&s, s.now + 100 * MS);
+	sim_reset_window(&s);
+	sim_run(&s, s.now + 900 * MS);
+	ok &= near(sim_class_share(&s, 0), 30, 1.5, "100-1000 ms after change %");
+	result(ok, "live share change takes effect within 1 s");
+	sim_free(&s);
+}
+
+/* Hosts move between classes and the class bookkeeping stays balanced. */
+static void test_reassign_balance(void)
+{
+	struct sim s;
+	u32 i, step;
+	bool ok = true;
+
+	sim_init(&s, 4, 32, 100 * MB, 100000);
+	sim_start(&s);
+	for (step = 0; step < 200; step++) {
+		struct sim_host *h = &s.hosts[(step * 7) % s.nr_hosts];
+
+		nqs_flow_set_class(&s.dom, &h->flow, &s.classes[step % 4]);
+		sim_run(&s, s.now + 5 * MS);
+	}
+	for (i = 0; i < s.nr_hosts; i++)
+		s.hosts[i].qd = 0;
+	sim_run(&s, s.now + 2 * SEC);
+	ok &= s.dom.nr_queued == 0 && s.dom.inflight == 0 &&
+	      s.dom.inflight_ios == 0;
+	for (i = 0; i < 4; i++)
+		ok &= s.classes[i].nr_queued == 0;
+	printf("# after 200 reassignments: queued %llu, in flight %llu\n",
+	       (unsigned long long)s.dom.nr_queued,
+	       (unsigned long long)s.dom.inflight_ios);
+	result(ok, "reassignment under load keeps queues and depth balanced");
+	sim_free(&s);
+}
+
+/* The scale the field asks for: 512 hosts in 8 classes on 23.5 GB/s. */
+static void test_scale(void)
+{
+	const u32 w[8] = { 5, 10, 15, 20, 25, 30, 40, 55 };
+	u32 i, sum = 0;
+	double worst = 0;
+	struct sim s;
+
+	sim_init(&s, 8, 512, 23500 * MB, 100000);
+	for (i = 0; i < 8; i++) {
+		set_weight(&s, i, w[i]);
+		sum += w[i];
+	}
+	for (i = 0; i < 512; i++) {
+		s.hosts[i].bs = (i % 3 == 0) ? (1 << 20) : (128 << 10);
+		s.hosts[i].qd = 4;
+	}
+	sim_start(&s);
+	measure(&s, 200 * MS, 1 * SEC);
+	for (i = 0; i < 8; i++) {
+		double err = fabs(sim_class_share(&s, i) - 100.0 * w[i] / sum);
+
+		if (err > worst)
+			worst = err;
+	}
+	printf("# 512 hosts, 8 classes, 23.5 GB/s: worst class share error %.3f pp\n",
+	       worst);
+	result(worst <= 1.0, "share error <= 1 pp with 512 hosts in 8 classes");
+	sim_free(&s);
+}
+
+int main(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("KTAP version 1\n1..8\n");
+	test_shares_30_70();
+	test_shares_mixed_profiles();
+	test_work_conserving();
+	test_ceiling();
+	test_floor();
+	test_live_change();
+	test_reassign_balance();
+	test_scale();
+	printf("# %d/%d passed\n", nr_tests - nr_failed, nr_tests);
+	return nr_failed ? 1 : 0;
+}

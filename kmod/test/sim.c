@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+
+struct sim_event {
+	u64 at;
+	struct nqs_req *req;		/* completion of this request */
+	u64 dispatched;
+};
+
+/* The simulated request: the scheduler's request plus where it came from. */
+struct sim_req {
+	struct nqs_req r;
+	struct sim_host *host;
+	u64 issued;
+};
+
+static void *xcalloc(size_t n, size_t sz)
+{
+	void *p = calloc(n ? n : 1, sz);
+
+	if (!p) {
+		perror("calloc");
+		exit(2);
+	}
+	return p;
+}
+
+static u64 rnd(u64 *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static void heap_push(struct sim *s, struct sim_event e)
+{
+	u32 i;
+
+	if (s->nr_ev == s->cap_ev) {
+		s->cap_ev = s->cap_ev ? 2 * s->cap_ev : 1024;
+		s->ev = realloc(s->ev, s->cap_ev * sizeof(*s->ev));
+		if (!s->ev)
+			exit(2);
+	}
+	i = s->nr_ev++;
+	while (i && s->ev[(i - 1) / 2].at > e.at) {
+		s->ev[i] = s->ev[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	s->ev[i] = e;
+}
+
+static struct sim_event heap_pop(struct sim *s)
+{
+	struct sim_event top = s->ev[0], last = s->ev[--s->nr_ev];
+	u32 i = 0;
+
+	for (;;) {
+		u32 c = 2 * i + 1;
+
+		if (c >= s->nr_ev)
+			break;
+		if (c + 1 < s->nr_ev && s->ev[c + 1].at < s->ev[c].at)
+			c++;
+		if (s->ev[c].at >= last.at)
+			break;
+		s->ev[i] = s->ev[c];
+		i = c;
+	}
+	if (s->nr_ev)
+		s->ev[i] = last;
+	return top;
+}
+
+void sim_init(struct sim *s, u32 nr_classes, u32 nr_hosts, u64 dev_bps,
+	      u64 dev_lat_ns)
+{
+	struct nqs_class_conf def = { .weight = 100 };
+	u32 i;
+
+	memset(s, 0, sizeof(*s));
+	nqs_domain_init(&s->dom, 0);
+	s->nr_classes = nr_classes;
+	s->nr_hosts = nr_hosts;
+	s->classes = xcalloc(nr_classes, sizeof(*s->classes));
+	s->hosts = xcalloc(nr_hosts, sizeof(*s->hosts));
+	s->dev_bps = dev_bps;
+	s->dev_lat_ns = dev_lat_ns;
+	for (i = 0; i < nr_classes; i++)
+		nqs_class_init(&s->classes[i], &def, 0);
+	for (i = 0; i < nr_hosts; i++) {
+		struct sim_host *h = &s->hosts[i];
+
+		nqs_flow_init(&h->flow, &s->classes[i % nr_classes], 100);
+		h->bs = 128 << 10;
+		h->qd = 8;
+		h->rng = 0x9e3779b97f4a7c15ULL * (i + 1);
+	}
+}
+
+void sim_free(struct sim *s)
+{
+	u32 i;
+
+	for (i = 0; i < s->nr_hosts; i++)
+		free(s->hosts[i].lat_samples);
+	free(s->hosts);
+	free(s->classes);
+	free(s->ev);
+}
+
+/* Put a dispatched request on the device. */
+static void device_start(struct sim *s, struct nqs_req *r)
+{
+	u64 svc = r->bytes * NQS_NSEC / s->dev_bps;
+	struct sim_event e;
+
+	s->dev_free = (s->dev_free > s->now ? s->dev_free : s->now) + svc;
+	e.at = s->dev_free + s->dev_lat_ns;
+	e.req = r;
+	e.dispatched = s->now;
+	heap_push(s, e);
+}
+
+static void dispatch_held(struct sim *s)
+{
+	struct nqs_req *r;
+	u64 t;
+
+	while ((r = nqs_next(&s->dom, s->now))) {
+		s->sched_calls++;
+		device_start(s, r);
+	}
+	t = nqs_next_event(&s->dom, s->now);
+	if (t && (!s->timer || t < s->timer)) {
+		struct sim_event e = { .at = t > s->now ? t : s->now + 1000 };
+
+		s->timer = e.at;
+		heap_push(s, e);
+	}
+}
+
+static void host_issue(struct sim *s, struct sim_host *h)
+{
+	struct sim_req *q = xcalloc(1, sizeof(*q));
+
+	q->host = h;
+	q->issued = s->now;
+	q->r.flow = &h->flow;
+	q->r.bytes = h->bs;
+	q->r.write = rnd(&h->rng) % 100 < h->write_pct;
+	h->outstanding++;
+	s->sched_calls++;
+	if (nqs_submit(&s->dom, &q->r, s->now))
+		device_start(s, &q->r);
+}
+
+static void record_latency(struct sim_host *h, u64 lat)
+{
+	if (!h->lat_samples)
+		return;
+	if (h->nr_lat == h->cap_lat)
+		return;
+	h->lat_samples[h->nr_lat++] = lat;
+}
+
+static void complete(struct sim *s, struct sim_event *e)
+{
+	struct sim_req *q = (struct sim_req *)e->req;
+	struct sim_host *h = q->host;
+	u64 lat = s->now - q->issued;
+
+	nqs_complete(&s->dom, &q->r, s->now - e->dispatched, s->now);
+	h->outstanding--;
+	h->ios++;
+	h->bytes += q->r.bytes;
+	h->cost += q->r.cost;
+	h->lat_sum += lat;
+	if (lat > h->lat_max)
+		h->lat_max = lat;
+	record_latency(h, lat);
+	free(q);
+	while (h->outstanding < h->qd && !h->think_ns)
+		host_issue(s, h);
+	if (h->think_ns && h->outstanding < h->qd) {
+		struct sim_event t = { .at = s->now + h->think_ns,
+				       .dispatched = (u64)(h - s->hosts) + 1 };
+		heap_push(s, t);
+	}
+}
+
+void sim_start(struct sim *s)
+{
+	u32 i;
+
+	for (i = 0; i < s->nr_hosts; i++)
+		while (s->hosts[i].outstanding < s->hosts[i].qd)
+			host_issue(s, &s->hosts[i]);
+	dispatch_held(s);
+}
+
+void sim_run(struct sim *s, u64 until)
+{
+	u32 i;
+
+	/* Hosts whose queue depth was raised since the last run. */
+	for (i = 0; i < s->nr_hosts; i++)
+		while (s->hosts[i].outstanding < s->hosts[i].qd &&
+		       !s->hosts[i].think_ns)
+			host_issue(s, &s->hosts[i]);
+	dispatch_held(s);
+
+	while (s->nr_ev && s->ev[0].at <= until) {
+		struct sim_event e = heap_pop(s);
+
+		s->now = e.at;
+		if (e.req) {
+			complete(s, &e);
+		} else if (e.dispatched) {
+			struct sim_host *h = &s->hosts[e.dispatched - 1];
+
+			if (h->outstanding < h->qd)
+				host_issue(s, h);
+		} else if (e.at == s->timer) {
+			s->timer = 0;
+		}
+		dispatch_held(s);
+	}
+	s->now = until;
+}
+
+void sim_reset_window(struct sim *s)
+{
+	u32 i;
+
+	for (i = 0; i < s->nr_hosts; i++) {
+		struct sim_host *h = &s->hosts[i];
+
+		h->bytes = h->ios = h->cost = h->lat_sum = h->lat_max = 0;
+		h->nr_lat = 0;
+	}
+}
+
+double sim_class_share(const struct sim *s, u32 cls)
+{
+	u64 mine = 0, all = 0;
+	u32 i;
+
+	for (i = 0; i < s->nr_hosts; i++) {
+		all += s->hosts[i].cost;
+		if (s->hosts[i].flow.cls == &s->classes[cls])
+			mine += s->hosts[i].cost;
+	}
+	return all ? 100.0 * mine / all : 0;
+}
+
+double sim_class_bps(const struct sim *s, u32 cls, u64 window_ns)
+{
+	u64 mine = 0;
+	u32 i;
+
+	for (i = 0; i < s->nr_hosts; i++)
+		if (s->hosts[i].flow.cls == &s->classes[cls])
+			mine += s->hosts[i].bytes;
+	return mine * 1e9 / window_ns;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+u64 sim_host_pct_lat(struct sim_host *h, double pct)
+{
+	u32 i;
+
+	if (!h->nr_lat)
+		return 0;
+	qsort(h->lat_samples, h->nr_lat, sizeof(u64), cmp_u64);
+	i = (u32)(pct / 100.0 * (h->nr_lat - 1));
+	return h->lat_samples[i];
+}

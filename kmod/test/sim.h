@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A discrete-event model of a device and closed-loop hosts, driving the
+ * scheduler core exactly as the module does: submit, next, complete,
+ * next_event. The device serves dispatched work in order at a fixed rate
+ * (bytes/s, optionally IOPS-bound), plus a fixed latency; hosts keep a
+ * fixed number of requests outstanding, like fio's iodepth.
+ */
+#ifndef _NQ_SIM_H
+#define _NQ_SIM_H
+
+#include "../sched.h"
+
+struct sim_host {
+	struct nqs_flow flow;
+	u32 bs;			/* request size */
+	u32 qd;			/* requests kept outstanding; 0: idle */
+	u32 write_pct;		/* share of writes */
+	u32 think_ns;		/* pause between completion and next request */
+	u32 outstanding;
+	u64 rng;
+	/* measured in the current window */
+	u64 bytes, ios, cost, lat_sum, lat_max;
+	u64 *lat_samples;
+	u32 nr_lat, cap_lat;
+};
+
+struct sim {
+	struct nqs_domain dom;
+	struct nqs_class *classes;
+	struct sim_host *hosts;
+	u32 nr_classes, nr_hosts;
+	u64 dev_bps;		/* device bandwidth, bytes/s */
+	u64 dev_lat_ns;		/* fixed latency added to every request */
+	u64 now;
+	u64 dev_free;		/* when the device finishes its backlog */
+	/* event heap */
+	struct sim_event *ev;
+	u32 nr_ev, cap_ev;
+	u64 timer;		/* armed scheduler timer, 0 if none */
+	u64 sched_calls;
+};
+
+void sim_init(struct sim *s, u32 nr_classes, u32 nr_hosts, u64 dev_bps,
+	      u64 dev_lat_ns);
+void sim_free(struct sim *s);
+void sim_start(struct sim *s);
+/* Run until @until ns. */
+void sim_run(struct sim *s, u64 until);
+/* Zero the per-host window counters. */
+void sim_reset_window(struct sim *s);
+/* Per-class share of cost completed in the window, in %. */
+double sim_class_share(const struct sim *s, u32 cls);
+double sim_class_bps(const struct sim *s, u32 cls, u64 window_ns);
+u64 sim_host_pct_lat(struct sim_host *h, double pct);
+
+#endif
