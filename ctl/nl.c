@@ -17,6 +17,9 @@
 #include "nvmet_qos.h"
 #include "nl.h"
 
+/* Dumps the kernel flags as inconsistent are retried this many times. */
+#define QOS_DUMP_TRIES 3
+
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
 #endif
@@ -45,6 +48,33 @@ static void set_local(struct qos_nl_status *st, int err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(st->msg, sizeof(st->msg), fmt, ap);
 	va_end(ap);
+}
+
+uint64_t qos_nla_uint(const struct nlattr *nla)
+{
+	switch (nla_len(nla)) {
+	case 1:
+		return nla_get_u8(nla);
+	case 2:
+		return nla_get_u16(nla);
+	case 4:
+		return nla_get_u32(nla);
+	default:
+		return nla_get_u64(nla);
+	}
+}
+
+void qos_nla_fields(struct nlattr **tb, const struct field *f, size_t n,
+		    uint64_t *val, bool *have)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct nlattr *nla = tb[f[i].attr];
+
+		val[i] = nla ? qos_nla_uint(nla) : 0;
+		have[i] = nla || !f[i].optional;
+	}
 }
 
 int qos_nl_fail(struct qos_nl_status *st, int err)
@@ -321,6 +351,51 @@ out:
 	free(req.tb);
 	nlmsg_free(msg);
 	return st->err;
+}
+
+int qos_nl_dump(struct qos_nl *nl, uint8_t cmd, const struct qos_attr_set *set,
+		qos_reply_fn fn, void (*restart)(void *arg), void *arg,
+		struct qos_nl_status *st)
+{
+	struct nl_msg *msg;
+	int tries, err = -EINTR;
+
+	for (tries = 0; tries < QOS_DUMP_TRIES && err == -EINTR; tries++) {
+		/* A retried dump starts from scratch. */
+		restart(arg);
+		msg = qos_nl_msg(nl, cmd, NLM_F_DUMP);
+		if (!msg)
+			return qos_nl_fail(st, -ENOMEM);
+		err = qos_nl_exec(nl, msg, set, fn, arg, st);
+	}
+	return err;
+}
+
+/* Changes are answered by an ack alone; ignore anything else. */
+static int ignore_reply(struct nlattr **tb, void *arg)
+{
+	(void)tb;
+	(void)arg;
+	return 0;
+}
+
+int qos_nl_change(struct qos_nl *nl, struct nl_msg *msg,
+		  const struct qos_attr_set *set, const char *what)
+{
+	struct qos_nl_status st;
+	int err;
+
+	err = qos_nl_exec(nl, msg, set, ignore_reply, NULL, &st);
+	if (!err)
+		return 0;
+	if (!st.local && !st.msg[0] && err == -ENOENT && what)
+		fprintf(stderr, "nvmet-qos: %s not found\n", what);
+	else if (!st.local && !st.msg[0] && err == -EPERM)
+		fprintf(stderr, "nvmet-qos: %s (changes need CAP_NET_ADMIN)\n",
+			strerror(EPERM));
+	else
+		qos_nl_perror(&st, set);
+	return err;
 }
 
 static const char *attr_name(const struct qos_attr_set *set, int type,

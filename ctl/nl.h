@@ -12,6 +12,8 @@
 #include <netlink/attr.h>
 #include <netlink/msg.h>
 
+#include "table.h"
+
 struct nl_sock;
 
 struct qos_nl {
@@ -42,6 +44,16 @@ struct qos_nl_status {
 	int miss_attr;		/* attribute the kernel missed, or -1 */
 };
 
+/* Value of an integer attribute of 1, 2, 4 or 8 bytes (policy-checked). */
+uint64_t qos_nla_uint(const struct nlattr *nla);
+
+/*
+ * Values of @n fields from a parsed reply: an absent attribute is 0 and, if
+ * the field is optional, marked as not there.
+ */
+void qos_nla_fields(struct nlattr **tb, const struct field *f, size_t n,
+		    uint64_t *val, bool *have);
+
 /* Returns 0, or prints why and returns -1. */
 int qos_nl_open(struct qos_nl *nl);
 void qos_nl_close(struct qos_nl *nl);
@@ -58,6 +70,22 @@ struct nl_msg *qos_nl_msg(const struct qos_nl *nl, uint8_t cmd, int flags);
 int qos_nl_exec(struct qos_nl *nl, struct nl_msg *msg,
 		const struct qos_attr_set *set, qos_reply_fn fn, void *arg,
 		struct qos_nl_status *st);
+
+/*
+ * Dump @cmd into @fn. A dump the kernel flags as inconsistent is started
+ * over, after @restart(@arg) dropped what was collected, a few times.
+ */
+int qos_nl_dump(struct qos_nl *nl, uint8_t cmd, const struct qos_attr_set *set,
+		qos_reply_fn fn, void (*restart)(void *arg), void *arg,
+		struct qos_nl_status *st);
+
+/*
+ * Send a request that changes state and expects no reply but the ack.
+ * Prints why on failure; an -ENOENT without a kernel message is reported as
+ * "@what not found" if @what is not NULL. Returns 0 or a negative errno.
+ */
+int qos_nl_change(struct qos_nl *nl, struct nl_msg *msg,
+		  const struct qos_attr_set *set, const char *what);
 
 /* Record a local failure (-ENOMEM...) in @st for qos_nl_perror(); returns @err. */
 int qos_nl_fail(struct qos_nl_status *st, int err);

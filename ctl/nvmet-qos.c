@@ -17,17 +17,128 @@
 #include "nvmet-qos.h"
 #include "parse.h"
 
+/* Shared by "class add" and "class set"; see cmds[] for the rest. */
+#define CLASS_OPTS_HELP \
+	"  -h, --help          show this help\n" \
+	"\n" \
+	"NAME is 1 to 31 characters of A-Z a-z 0-9 _ . -\n" \
+	"K, M, G and T are powers of 1000: 100M = 100000000.\n" \
+	"Ki, Mi, Gi and Ti are powers of 1024: 64Ki = 65536.\n" \
+	"RATE and SIZE may end in B (100MB); --min-iops and --max-iops take\n" \
+	"K, M, G and T only.\n" \
+	"Rates are bytes (or I/Os) per second per backing device: --max 100M\n" \
+	"lets the class move 100 MB/s on each device its hosts use, not in total.\n"
+
+#define CLASS_ADD_OPTS \
+	"      --share N       weight under contention, 1-1000 (default 100)\n" \
+	"      --min RATE      floor in bytes per second (default none)\n" \
+	"      --max RATE      ceiling in bytes per second (default none)\n" \
+	"      --min-iops N    floor in I/Os per second (default none)\n" \
+	"      --max-iops N    ceiling in I/Os per second (default none)\n" \
+	"      --burst SIZE    bytes the class may move above --max after idling\n" \
+	"                      (default 20 ms at the --max rate, at least 256Ki)\n" \
+	"      --latency       latency-sensitive: its small requests (up to 32KiB)\n" \
+	"                      go first while the class is within its share\n" \
+	CLASS_OPTS_HELP
+
+#define CLASS_SET_OPTS \
+	"      --share N       weight under contention, 1-1000\n" \
+	"      --min RATE      floor in bytes per second, 0 for none\n" \
+	"      --max RATE      ceiling in bytes per second, 0 for none\n" \
+	"      --min-iops N    floor in I/Os per second, 0 for none\n" \
+	"      --max-iops N    ceiling in I/Os per second, 0 for none\n" \
+	"      --burst SIZE    bytes the class may move above --max after idling,\n" \
+	"                      0 for the default (20 ms at the --max rate, at\n" \
+	"                      least 256Ki)\n" \
+	"      --latency       mark the class latency-sensitive: its small\n" \
+	"                      requests (up to 32KiB) go first within its share\n" \
+	"      --no-latency    clear that mark\n" \
+	CLASS_OPTS_HELP \
+	"At least one option is required; what is not given stays as it is.\n"
+
+#define HELP_ONLY \
+	"  -h, --help    show this help\n"
+
 static const struct cmd cmds[] = {
 	{
 		.object = "host", .verb = "list", .run = cmd_host_list,
 		.args = "[--json]",
-		.summary = "list every host nvmet-qos has seen, with its I/O counters",
+		.summary = "list hosts, their class and counters",
 		.options = QOS_OPTS_JSON,
 	},
 	{
 		.object = "host", .verb = "show", .run = cmd_host_show,
 		.args = "HOSTNQN [--json]",
-		.summary = "show the I/O counters of one host",
+		.summary = "show the class and counters of a host",
+		.options = QOS_OPTS_JSON,
+	},
+	{
+		.object = "host", .verb = "assign", .run = cmd_host_assign,
+		.args = "HOSTNQN CLASS [--weight N]",
+		.summary = "put a host in a class",
+		.options =
+			"      --weight N    weight of the host among the hosts of\n"
+			"                    its class, 1-1000 (default: unchanged;\n"
+			"                    100 for a host not assigned before)\n"
+			"  -h, --help        show this help\n"
+			"\n"
+			"The host need not have connected yet; CLASS must exist.\n"
+			"Requests it has queued follow it within 100 ms.\n",
+	},
+	{
+		.object = "host", .verb = "weight", .run = cmd_host_weight,
+		.args = "HOSTNQN N",
+		.summary = "set the weight of a host in its class",
+		.options = HELP_ONLY
+			"\n"
+			"N is 1 to 1000: the hosts of a class share it in proportion\n"
+			"to their weights. The host keeps its class.\n",
+	},
+	{
+		.object = "host", .verb = "unassign", .run = cmd_host_unassign,
+		.args = "HOSTNQN",
+		.summary = "put a host back in the default class",
+		.options = HELP_ONLY
+			"\n"
+			"The host also gets back the default weight, 100.\n",
+	},
+	{
+		.object = "class", .verb = "add", .run = cmd_class_add,
+		.args = "NAME [OPTION...]",
+		.summary = "create a bandwidth class",
+		.options = CLASS_ADD_OPTS,
+	},
+	{
+		.object = "class", .verb = "set", .run = cmd_class_set,
+		.args = "NAME OPTION...",
+		.summary = "change some options of a class",
+		.options = CLASS_SET_OPTS,
+	},
+	{
+		.object = "class", .verb = "del", .run = cmd_class_del,
+		.args = "NAME",
+		.summary = "delete a class",
+		.options = HELP_ONLY
+			"\n"
+			"Its hosts fall back to the default class, which cannot be\n"
+			"deleted.\n",
+	},
+	{
+		.object = "class", .verb = "list", .run = cmd_class_list,
+		.args = "[--json]",
+		.summary = "list classes with limits and counters",
+		.options = QOS_OPTS_JSON,
+	},
+	{
+		.object = "class", .verb = "show", .run = cmd_class_show,
+		.args = "NAME [--json]",
+		.summary = "show one class with its counters",
+		.options = QOS_OPTS_JSON,
+	},
+	{
+		.object = "device", .verb = "list", .run = cmd_device_list,
+		.args = "[--json]",
+		.summary = "list the backing devices scheduled",
 		.options = QOS_OPTS_JSON,
 	},
 };
@@ -56,13 +167,36 @@ void qos_exit(int code)
 	exit(code);
 }
 
-static void print_cmd_line(FILE *f, const struct cmd *c, bool with_object)
+static int synopsis(char *buf, size_t len, const struct cmd *c,
+		    bool with_object)
+{
+	return snprintf(buf, len, "%s%s%s %s", with_object ? c->object : "",
+			with_object ? " " : "", c->verb, c->args);
+}
+
+/* Widest synopsis of the commands listed, for one aligned column. */
+static int synopsis_width(const char *object)
+{
+	int w = 0, len;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
+		if (object && strcmp(cmds[i].object, object))
+			continue;
+		len = synopsis(NULL, 0, &cmds[i], !object);
+		if (len > w)
+			w = len;
+	}
+	return w;
+}
+
+static void print_cmd_line(FILE *f, const struct cmd *c, bool with_object,
+			   int width)
 {
 	char syn[128];
 
-	snprintf(syn, sizeof(syn), "%s%s%s %s", with_object ? c->object : "",
-		 with_object ? " " : "", c->verb, c->args);
-	fprintf(f, "  %-28s %s\n", syn, c->summary);
+	synopsis(syn, sizeof(syn), c, with_object);
+	fprintf(f, "  %-*s  %s\n", width, syn, c->summary);
 }
 
 static void main_usage(FILE *f)
@@ -76,7 +210,7 @@ static void main_usage(FILE *f)
 	      "\n"
 	      "Commands:\n", f);
 	for (i = 0; i < ARRAY_SIZE(cmds); i++)
-		print_cmd_line(f, &cmds[i], true);
+		print_cmd_line(f, &cmds[i], true, synopsis_width(NULL));
 	fputs("\n"
 	      "Use --help after OBJECT or COMMAND for details.\n"
 	      "Exit status: 0 success, 1 runtime or kernel error, 2 usage error.\n",
@@ -91,7 +225,8 @@ static void object_usage(FILE *f, const char *object)
 		object);
 	for (i = 0; i < ARRAY_SIZE(cmds); i++)
 		if (!strcmp(cmds[i].object, object))
-			print_cmd_line(f, &cmds[i], false);
+			print_cmd_line(f, &cmds[i], false,
+				       synopsis_width(object));
 }
 
 static void cmd_usage(FILE *f, const struct cmd *c)
@@ -147,6 +282,96 @@ void cmd_max_operands(const struct cmd *cmd, int argc, char **argv, int max)
 	if (argc - optind > max)
 		usage_error("%s %s: unexpected argument '%s'", cmd->object,
 			    cmd->verb, argv[optind + max]);
+}
+
+static const struct option json_longopts[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+bool cmd_parse_json(const struct cmd *cmd, int argc, char **argv)
+{
+	bool json = false;
+	int c;
+
+	while ((c = cmd_getopt(cmd, argc, argv, ":hj", json_longopts)) != -1)
+		if (c == 'j')
+			json = true;
+	return json;
+}
+
+const char *cmd_operand(const struct cmd *cmd, int argc, char **argv,
+			const char *what)
+{
+	if (optind >= argc)
+		usage_error("%s %s: missing %s (see 'nvmet-qos %s %s --help')",
+			    cmd->object, cmd->verb, what, cmd->object,
+			    cmd->verb);
+	return argv[optind++];
+}
+
+void arg_nqn(const char *nqn)
+{
+	char why[128];
+
+	if (nqn_validate(nqn, why, sizeof(why)))
+		usage_error("%s", why);
+}
+
+void arg_class_name(const char *name)
+{
+	char why[160];
+
+	if (class_name_validate(name, why, sizeof(why)))
+		usage_error("%s", why);
+}
+
+uint32_t arg_share(const char *what, const char *arg)
+{
+	uint64_t v;
+
+	if (parse_uint(arg, 1, NVMET_QOS_SHARE_MAX, &v))
+		usage_error("invalid %s '%s': want an integer from 1 to %d",
+			    what, arg, NVMET_QOS_SHARE_MAX);
+	return (uint32_t)v;
+}
+
+uint64_t arg_size(const char *what, const char *arg, bool count,
+		  const char *hint)
+{
+	uint64_t v;
+	int err;
+
+	err = count ? parse_count(arg, &v) : parse_size(arg, &v);
+	if (err == -ERANGE)
+		usage_error("invalid %s '%s': too large", what, arg);
+	if (err)
+		usage_error("invalid %s '%s': want %s", what, arg, hint);
+	return v;
+}
+
+void *vec_push(struct vec *vec, size_t size)
+{
+	char *elem;
+
+	if (vec->n == vec->cap) {
+		size_t cap = vec->cap ? 2 * vec->cap : 16;
+		void *v = realloc(vec->v, cap * size);
+
+		if (!v)
+			return NULL;
+		vec->v = v;
+		vec->cap = cap;
+	}
+	elem = (char *)vec->v + vec->n++ * size;
+	memset(elem, 0, size);
+	return elem;
+}
+
+void vec_reset(void *vec)
+{
+	((struct vec *)vec)->n = 0;
 }
 
 int json_print_str(FILE *f, const char *s)

@@ -8,6 +8,8 @@
 #define NVMET_QOS_CLI_H
 
 #include <getopt.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #ifndef NVMET_QOS_VERSION
@@ -50,6 +52,13 @@ struct cmd {
 int cmd_getopt(const struct cmd *cmd, int argc, char **argv,
 	       const char *shortopts, const struct option *longopts);
 
+/* Parse the options of a command that only takes --json; true if given. */
+bool cmd_parse_json(const struct cmd *cmd, int argc, char **argv);
+
+/* The next operand, or a usage error naming @what as missing. */
+const char *cmd_operand(const struct cmd *cmd, int argc, char **argv,
+			const char *what);
+
 /* Refuse operands beyond the first @max ones (counted from optind). */
 void cmd_max_operands(const struct cmd *cmd, int argc, char **argv, int max);
 
@@ -59,6 +68,28 @@ void usage_error(const char *fmt, ...)
 
 /* Flush stdout, report a write error if any, and exit. */
 void qos_exit(int code) __attribute__((noreturn));
+
+/*
+ * Checks of command-line values; each returns the value or ends in
+ * usage_error() naming @what (an option such as "--share", or an operand).
+ */
+void arg_nqn(const char *nqn);
+void arg_class_name(const char *name);
+uint32_t arg_share(const char *what, const char *arg);
+/* Bytes (rates, sizes) if !@count, else an I/O count; @hint gives examples. */
+uint64_t arg_size(const char *what, const char *arg, bool count,
+		  const char *hint);
+
+/* Growable array of @size-byte elements. */
+struct vec {
+	void *v;
+	size_t n, cap;
+};
+
+/* Append a zeroed element; NULL when out of memory. */
+void *vec_push(struct vec *vec, size_t size);
+/* Drop every element, keep the memory: a restart() for qos_nl_dump(). */
+void vec_reset(void *vec);
 
 /* Quoted, escaped JSON string; returns -1 on allocation failure. */
 int json_print_str(FILE *f, const char *s);
@@ -72,5 +103,14 @@ int text_width(const char *s);
 /* Command handlers, one per table entry. */
 int cmd_host_list(const struct cmd *cmd, int argc, char **argv);
 int cmd_host_show(const struct cmd *cmd, int argc, char **argv);
+int cmd_host_assign(const struct cmd *cmd, int argc, char **argv);
+int cmd_host_weight(const struct cmd *cmd, int argc, char **argv);
+int cmd_host_unassign(const struct cmd *cmd, int argc, char **argv);
+int cmd_class_add(const struct cmd *cmd, int argc, char **argv);
+int cmd_class_set(const struct cmd *cmd, int argc, char **argv);
+int cmd_class_del(const struct cmd *cmd, int argc, char **argv);
+int cmd_class_list(const struct cmd *cmd, int argc, char **argv);
+int cmd_class_show(const struct cmd *cmd, int argc, char **argv);
+int cmd_device_list(const struct cmd *cmd, int argc, char **argv);
 
 #endif /* NVMET_QOS_CLI_H */

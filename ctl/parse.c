@@ -100,6 +100,77 @@ int nqn_validate(const char *nqn, char *why, size_t whylen)
 	return 0;
 }
 
+static bool is_class_char(char c)
+{
+	return is_digit(c) || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+	       c == '_' || c == '.' || c == '-';
+}
+
+int class_name_validate(const char *name, char *why, size_t whylen)
+{
+	char dummy[1];
+	size_t len, i;
+
+	if (!why) {
+		why = dummy;
+		whylen = sizeof(dummy);
+	}
+
+	if (!name || !*name) {
+		snprintf(why, whylen, "class name is empty");
+		return -EINVAL;
+	}
+
+	/* A stray character says more than the length it happens to give. */
+	for (i = 0; name[i]; i++) {
+		unsigned char c = name[i];
+
+		if (is_class_char(c))
+			continue;
+		if (is_print(c))
+			snprintf(why, whylen,
+				 "class name has an invalid character '%c' at offset %zu (allowed: A-Z a-z 0-9 _ . -)",
+				 c, i);
+		else
+			snprintf(why, whylen,
+				 "class name has an invalid byte 0x%02x at offset %zu (allowed: A-Z a-z 0-9 _ . -)",
+				 c, i);
+		return -EINVAL;
+	}
+
+	len = i;
+	if (len > NVMET_QOS_CLASS_NAME_MAX_LEN) {
+		snprintf(why, whylen,
+			 "class name is %zu characters long, the maximum is %d",
+			 len, NVMET_QOS_CLASS_NAME_MAX_LEN);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	uint64_t val = 0;
+	bool overflow = false;
+
+	if (!s || !is_digit(*s))
+		return -EINVAL;
+	for (; is_digit(*s); s++) {
+		unsigned int d = *s - '0';
+
+		if (val > (UINT64_MAX - d) / 10)
+			overflow = true;
+		else
+			val = val * 10 + d;
+	}
+	if (*s)
+		return -EINVAL;
+	if (overflow || val < min || val > max)
+		return -ERANGE;
+	*out = val;
+	return 0;
+}
+
 /* Power of the unit prefix: SI "k" and the customary "K" are both kilo. */
 static int prefix_exp(char c)
 {
@@ -222,6 +293,14 @@ int parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
+int parse_count(const char *s, uint64_t *out)
+{
+	/* "4KiB" I/Os per second is a mistake, not a count. */
+	if (s && (strchr(s, 'B') || strchr(s, 'i')))
+		return -EINVAL;
+	return parse_size(s, out);
+}
+
 /*
  * Length of the well-formed UTF-8 sequence starting at @s (RFC 3629: no
  * overlong forms, no surrogates, nothing above U+10FFFF), or 0. Reading
@@ -312,5 +391,51 @@ size_t fmt_u64(char *dst, size_t size, uint64_t v)
 
 	while (n)
 		sb_putc(&sb, digits[--n]);
+	return sb_finish(&sb);
+}
+
+/* Tenths of @v / @unit, rounded half up; never overflows for unit <= 10^18. */
+static uint64_t tenths(uint64_t v, uint64_t unit)
+{
+	return v / unit * 10 + (v % unit * 10 + unit / 2) / unit;
+}
+
+size_t fmt_human(char *dst, size_t size, uint64_t v)
+{
+	static const char suffix[] = "KMGTPE";
+	struct sbuf sb = { .buf = dst, .size = size };
+	uint64_t unit = 1, t;
+	char num[24];
+	int i = -1;
+
+	/* Largest unit not above v; UINT64_MAX is about 18.4E. */
+	while (i < (int)sizeof(suffix) - 2 && v / unit >= 1000) {
+		unit *= 1000;
+		i++;
+	}
+	if (i < 0) {
+		fmt_u64(num, sizeof(num), v);
+		sb_puts(&sb, num);
+		return sb_finish(&sb);
+	}
+
+	t = tenths(v, unit);
+	/* 999.95K rounds to 1000.0K: say 1.0M instead. */
+	if (t >= 10000 && i < (int)sizeof(suffix) - 2) {
+		unit *= 1000;
+		i++;
+		t = tenths(v, unit);
+	}
+
+	if (v % unit == 0) {
+		fmt_u64(num, sizeof(num), v / unit);
+		sb_puts(&sb, num);
+	} else {
+		fmt_u64(num, sizeof(num), t / 10);
+		sb_puts(&sb, num);
+		sb_putc(&sb, '.');
+		sb_putc(&sb, '0' + t % 10);
+	}
+	sb_putc(&sb, suffix[i]);
 	return sb_finish(&sb);
 }

@@ -18,6 +18,19 @@
 int nqn_validate(const char *nqn, char *why, size_t whylen);
 
 /*
+ * Check a class name: 1 to NVMET_QOS_CLASS_NAME_MAX_LEN characters of
+ * [A-Za-z0-9_.-]. Returns 0, or -EINVAL with a one-line reason in @why.
+ */
+int class_name_validate(const char *name, char *why, size_t whylen);
+
+/*
+ * Parse a plain decimal integer (digits only) into @out. Returns 0, -EINVAL
+ * for anything else, or -ERANGE when the value lies outside [@min, @max].
+ * @out is untouched on error.
+ */
+int parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+/*
  * Parse a byte count or byte rate such as "4096", "100M", "100MB", "1.5G" or
  * "64KiB" into @out. K (or k)/M/G/T are powers of 1000, as rates are quoted,
  * and Ki/Mi/Gi/Ti powers of 1024; an optional trailing 'B' is allowed, a
@@ -26,6 +39,12 @@ int nqn_validate(const char *nqn, char *why, size_t whylen);
  * the value does not fit in 64 bits. @out is untouched on error.
  */
 int parse_size(const char *s, uint64_t *out);
+
+/*
+ * A count such as an I/O rate: parse_size() without 'B' or the binary
+ * prefixes, so "5000", "5K" and "1.5M" are fine but "4KiB" is not.
+ */
+int parse_count(const char *s, uint64_t *out);
 
 /*
  * The formatters below have snprintf() semantics: they return the length of
@@ -41,5 +60,12 @@ size_t text_escape(char *dst, size_t size, const char *src);
 
 /* Decimal representation of @v, exact for the whole u64 range. */
 size_t fmt_u64(char *dst, size_t size, uint64_t v);
+
+/*
+ * Human-readable @v in powers of 1000 (K, M, G, T, P, E): exact when the
+ * unit divides it ("100M"), else rounded to one decimal ("1.5G"); below
+ * 1000 the plain number.
+ */
+size_t fmt_human(char *dst, size_t size, uint64_t v);
 
 #endif /* NVMET_QOS_PARSE_H */

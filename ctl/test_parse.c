@@ -6,10 +6,12 @@
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "nvmet_qos.h"
 #include "parse.h"
+#include "table.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -198,10 +200,235 @@ static void test_fmt_u64(void)
 	report(fmt_u64(NULL, 0, 9999999999ULL) == 10, "fmt_u64_measure_only");
 }
 
+static const struct class_case {
+	const char *name;
+	const char *in;
+	const char *why;	/* NULL: valid */
+} class_cases[] = {
+	{ "class_default",	"default",	NULL },
+	{ "class_all_chars",	"Gold_tier-2.a", NULL },
+	{ "class_one_char",	"x",		NULL },
+	{ "class_digits_only",	"42",		NULL },
+	{ "class_leading_dash",	"-x",		NULL },
+	{ "class_31_chars",	"abcdefghijklmnopqrstuvwxyz01234", NULL },
+	{ "class_32_chars",	"abcdefghijklmnopqrstuvwxyz012345",
+	  "class name is 32 characters long, the maximum is 31" },
+	{ "class_empty",	"",		"class name is empty" },
+	{ "class_space",	"gold tier",
+	  "class name has an invalid character ' ' at offset 4 (allowed: A-Z a-z 0-9 _ . -)" },
+	{ "class_slash",	"a/b",
+	  "class name has an invalid character '/' at offset 1 (allowed: A-Z a-z 0-9 _ . -)" },
+	{ "class_newline",	"gold\n",
+	  "class name has an invalid byte 0x0a at offset 4 (allowed: A-Z a-z 0-9 _ . -)" },
+	{ "class_utf8",		"caf\xc3\xa9",
+	  "class name has an invalid byte 0xc3 at offset 3 (allowed: A-Z a-z 0-9 _ . -)" },
+	{ "class_long_and_bad",	"abcdefghijklmnopqrstuvwxyz012345!",
+	  "class name has an invalid character '!' at offset 32 (allowed: A-Z a-z 0-9 _ . -)" },
+};
+
+static void test_class_name(void)
+{
+	char why[160];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(class_cases); i++) {
+		const struct class_case *c = &class_cases[i];
+		int err = class_name_validate(c->in, why, sizeof(why));
+		bool ok = c->why ? err == -EINVAL && !strcmp(why, c->why) :
+				   err == 0;
+
+		if (!ok)
+			printf("# class_name_validate(\"%s\") = %d, \"%s\"\n",
+			       c->in, err, err ? why : "");
+		report(ok, c->name);
+	}
+	report(class_name_validate(NULL, NULL, 0) == -EINVAL, "class_null");
+}
+
+static const struct uint_case {
+	const char *name;
+	const char *in;
+	int err;
+	uint64_t val;
+} uint_cases[] = {
+	{ "uint_min",		"1",		0, 1 },
+	{ "uint_max",		"1000",		0, 1000 },
+	{ "uint_leading_zero",	"0100",		0, 100 },
+	{ "uint_zero",		"0",		-ERANGE, 0 },
+	{ "uint_above",		"1001",		-ERANGE, 0 },
+	{ "uint_overflow",	"18446744073709551616", -ERANGE, 0 },
+	{ "uint_negative",	"-1",		-EINVAL, 0 },
+	{ "uint_plus",		"+1",		-EINVAL, 0 },
+	{ "uint_suffix",	"1K",		-EINVAL, 0 },
+	{ "uint_fraction",	"1.0",		-EINVAL, 0 },
+	{ "uint_space",		"1 ",		-EINVAL, 0 },
+	{ "uint_empty",		"",		-EINVAL, 0 },
+};
+
+static void test_parse_uint(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(uint_cases); i++) {
+		const struct uint_case *c = &uint_cases[i];
+		uint64_t v = 7;
+		int err = parse_uint(c->in, 1, 1000, &v);
+
+		report(err == c->err && v == (err ? 7 : c->val), c->name);
+	}
+	report(parse_uint(NULL, 0, 1, NULL) == -EINVAL, "uint_null");
+}
+
+static const struct size_case count_cases[] = {
+	{ "count_plain",	"5000",		0, 5000 },
+	{ "count_K",		"20K",		0, 20000 },
+	{ "count_1.5M",		"1.5M",		0, 1500000 },
+	{ "count_zero",		"0",		0, 0 },
+	{ "count_Ki",		"4Ki",		-EINVAL, 0 },
+	{ "count_B",		"4KB",		-EINVAL, 0 },
+	{ "count_plain_B",	"4B",		-EINVAL, 0 },
+	{ "count_negative",	"-5",		-EINVAL, 0 },
+	{ "count_overflow",	"18446744073709552K", -ERANGE, 0 },
+};
+
+static void test_parse_count(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(count_cases); i++) {
+		const struct size_case *c = &count_cases[i];
+		uint64_t v = 7;
+		int err = parse_count(c->in, &v);
+
+		report(err == c->err && v == (err ? 7 : c->val), c->name);
+	}
+}
+
+static const struct human_case {
+	const char *name;
+	uint64_t in;
+	const char *out;
+} human_cases[] = {
+	{ "human_zero",		0,		"0" },
+	{ "human_999",		999,		"999" },
+	{ "human_1K",		1000,		"1K" },
+	{ "human_1.5K",		1500,		"1.5K" },
+	{ "human_round_down",	1049,		"1.0K" },
+	{ "human_round_up",	1050,		"1.1K" },
+	{ "human_4Ki",		4096,		"4.1K" },
+	{ "human_100M",		100000000,	"100M" },
+	{ "human_1.5G",		1500000000,	"1.5G" },
+	{ "human_999.9K",	999949,		"999.9K" },
+	{ "human_carry_to_M",	999950,		"1.0M" },
+	{ "human_999K_exact",	999000,		"999K" },
+	{ "human_2T",		2000000000000ULL, "2T" },
+	{ "human_1P",		1000000000000000ULL, "1P" },
+	{ "human_1E",		1000000000000000000ULL, "1E" },
+	{ "human_u64_max",	UINT64_MAX,	"18.4E" },
+};
+
+static void test_fmt_human(void)
+{
+	char buf[32];
+	size_t i, len;
+
+	for (i = 0; i < ARRAY_SIZE(human_cases); i++) {
+		const struct human_case *c = &human_cases[i];
+		bool ok;
+
+		len = fmt_human(buf, sizeof(buf), c->in);
+		ok = len == strlen(c->out) && !strcmp(buf, c->out);
+		if (!ok)
+			printf("# fmt_human(%" PRIu64 ") = \"%s\"; want \"%s\"\n",
+			       c->in, buf, c->out);
+		report(ok, c->name);
+	}
+	report(fmt_human(buf, 3, 1500) == 4 && !strcmp(buf, "1."),
+	       "human_truncated");
+	report(fmt_human(NULL, 0, UINT64_MAX) == 5, "human_measure_only");
+}
+
+/* Render @t into a string; NULL if that failed. */
+static char *table_string(const struct table *t)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int err;
+
+	if (!f)
+		return NULL;
+	err = table_print(t, f);
+	fclose(f);
+	if (err) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static void test_table(void)
+{
+	struct table t;
+	char *out;
+
+	table_init(&t, "lrl");
+	table_add(&t, "NAME");
+	table_add(&t, "MAX");
+	table_add(&t, "LAT");
+	table_add(&t, "gold\x1b");
+	table_add_val(&t, VAL_LIMIT, 1500000000, true);
+	table_add_val(&t, VAL_BOOL, 1, true);
+	table_add(&t, "x");
+	table_add_val(&t, VAL_LIMIT, 0, true);
+	table_add_val(&t, VAL_PLAIN, 5, false);
+	out = table_string(&t);
+	report(out && !strcmp(out, "NAME       MAX  LAT\n"
+				   "gold\\x1b  1.5G  yes\n"
+				   "x            -  -\n"), "table_layout");
+	free(out);
+
+	/* A row left incomplete is a bug, not a table. */
+	table_add(&t, "y");
+	out = table_string(&t);
+	report(!out, "table_incomplete_row");
+	free(out);
+	table_free(&t);
+
+	table_init(&t, "r");
+	table_add_val(&t, VAL_PERCENT, 200, true);
+	table_add_val(&t, VAL_HUMAN, 0, true);
+	out = table_string(&t);
+	report(out && !strcmp(out, "200%\n   0\n"), "table_percent_human");
+	free(out);
+	table_free(&t);
+}
+
+static void test_json_val(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (f) {
+		json_print_val(f, "a", VAL_LIMIT, 0, true);
+		json_print_val(f, "b", VAL_BOOL, 1, true);
+		json_print_val(f, "c", VAL_HUMAN, UINT64_MAX, true);
+		json_print_val(f, "d", VAL_PLAIN, 3, false);
+		fclose(f);
+	}
+	report(buf && !strcmp(buf, ",\"a\":0,\"b\":true,\"c\":18446744073709551615,\"d\":null"),
+	       "json_raw_values");
+	free(buf);
+}
+
 int main(void)
 {
 	int total = ARRAY_SIZE(size_cases) + 1 + 9 + ARRAY_SIZE(json_cases) +
-		    ARRAY_SIZE(text_cases) + 3 + 5;
+		    ARRAY_SIZE(text_cases) + 3 + 5 +
+		    ARRAY_SIZE(class_cases) + 1 + ARRAY_SIZE(uint_cases) + 1 +
+		    ARRAY_SIZE(count_cases) + ARRAY_SIZE(human_cases) + 2 +
+		    3 + 1;
 
 	printf("KTAP version 1\n1..%d\n", total);
 	test_parse_size();
@@ -210,6 +437,12 @@ int main(void)
 	test_escape(text_cases, ARRAY_SIZE(text_cases), text_escape);
 	test_truncation();
 	test_fmt_u64();
+	test_class_name();
+	test_parse_uint();
+	test_parse_count();
+	test_fmt_human();
+	test_table();
+	test_json_val();
 
 	if (test_no != total) {
 		printf("# planned %d tests but ran %d\n", total, test_no);

@@ -48,9 +48,11 @@ typedef void (*execute_fn)(struct nvmet_req *req);
 struct tracked {
 	struct hlist_node node;
 	struct nvmet_req *req;
+	execute_fn fn;			/* nvmet's handler */
 	struct nq_host *host;
-	u32 bytes;
-	u8 dir;
+	struct nq_domain *dom;		/* NULL: not scheduled */
+	struct nqs_req sreq;
+	u64 dispatch_ns;
 };
 
 struct req_bucket {
@@ -97,8 +99,31 @@ static struct req_bucket *bucket_of(const struct nvmet_req *req)
 	return &req_hash[hash_ptr(req, REQ_HASH_BITS)];
 }
 
-/* Remember what we need at completion; failure only loses accounting. */
-static void track(struct nvmet_req *req)
+/*
+ * The scheduling domain of a namespace: its whole disk, so partitions share
+ * one budget; for a file, the disk (or device) of its file system.
+ */
+static struct nq_domain *domain_of(struct nvmet_ns *ns)
+{
+	struct super_block *sb;
+	struct gendisk *disk;
+
+	if (ns->bdev) {
+		disk = ns->bdev->bd_disk;
+		return nq_domain_get(disk_devt(disk), disk->disk_name);
+	}
+	if (!ns->file)
+		return NULL;
+	sb = file_inode(ns->file)->i_sb;
+	if (sb->s_bdev) {
+		disk = sb->s_bdev->bd_disk;
+		return nq_domain_get(disk_devt(disk), disk->disk_name);
+	}
+	return nq_domain_get(sb->s_dev, sb->s_id);
+}
+
+/* Remember what we need until completion; NULL only when short of memory. */
+static struct tracked *track(struct nvmet_req *req, execute_fn fn)
 {
 	struct nvmet_ctrl *ctrl = req->sq->ctrl;
 	struct req_bucket *b = bucket_of(req);
@@ -107,11 +132,14 @@ static void track(struct nvmet_req *req)
 
 	t = kmem_cache_alloc(tracked_cache, GFP_ATOMIC);
 	if (!t)
-		return;
+		return NULL;
 	t->req = req;
-	t->host = nq_host_get(ctrl->hostnqn);
-	t->bytes = req->transfer_len;
-	t->dir = req->cmd->common.opcode == nvme_cmd_write ? NQ_WRITE : NQ_READ;
+	t->fn = fn;
+	t->host = nq_host_get(ctrl->hostnqn, GFP_ATOMIC);
+	t->dom = t->host ? domain_of(req->ns) : NULL;
+	t->sreq.bytes = req->transfer_len;
+	t->sreq.write = req->cmd->common.opcode == nvme_cmd_write;
+	t->sreq.flow = NULL;
 
 	spin_lock_irqsave(&b->lock, flags);
 	/*
@@ -127,6 +155,7 @@ static void track(struct nvmet_req *req)
 	}
 	hlist_add_head(&t->node, &b->head);
 	spin_unlock_irqrestore(&b->lock, flags);
+	return t;
 }
 
 static struct tracked *untrack(struct nvmet_req *req)
@@ -163,19 +192,54 @@ static void untrack_all(void)
 	}
 }
 
+/* Run nvmet's handler for a request; it may complete before this returns. */
+static void execute(struct tracked *t)
+{
+	struct nvmet_req *req = t->req;
+	execute_fn fn = t->fn;
+
+	t->dispatch_ns = ktime_get_ns();
+	fn(req);
+	pending_dec();
+}
+
+/* Called by a domain's worker for a request it held back. */
+void nq_hook_execute(struct nqs_req *r)
+{
+	execute(container_of(r, struct tracked, sreq));
+}
+
+/* Held requests pin their submission queue; release them when it dies. */
+bool nq_hook_req_dying(const struct nqs_req *r)
+{
+	const struct tracked *t = container_of(r, struct tracked, sreq);
+
+	return percpu_ref_is_dying(&t->req->sq->ref);
+}
+
 /*
  * Runs in whatever context the transport executes commands from (a
- * workqueue for tcp, completion context for rdma): must not sleep.
+ * workqueue for tcp, completion context for rdma): must not sleep. A
+ * request the domain holds back stays armed ("pending") until its worker
+ * executes it.
  */
 static void trampoline(struct nvmet_req *req, int slot)
 {
 	execute_fn fn = READ_ONCE(orig_execute[slot]);
+	struct tracked *t;
 
 	/* From here on completion sees nvmet's handler, not ours. */
 	req->execute = fn;
-	track(req);
-	fn(req);
-	pending_dec();
+	t = track(req, fn);
+	if (!t) {
+		fn(req);
+		pending_dec();
+		return;
+	}
+	if (t->dom && !percpu_ref_is_dying(&req->sq->ref) &&
+	    !nq_domain_submit(t->dom, t->host, &t->sreq))
+		return;
+	execute(t);
 }
 
 #define TRAMPOLINE(n) \
@@ -261,9 +325,12 @@ static void probe_complete(void *data, struct nvmet_req *req)
 	t = untrack(req);
 	if (!t)
 		return;
+	if (t->dom)
+		nq_domain_complete(t->dom, &t->sreq,
+				   ktime_get_ns() - t->dispatch_ns);
 	if (t->host)
-		nq_host_account(t->host, t->dir, t->bytes,
-				req->cqe->status != 0);
+		nq_host_account(t->host, t->sreq.write ? NQ_WRITE : NQ_READ,
+				t->sreq.bytes, req->cqe->status != 0);
 	kmem_cache_free(tracked_cache, t);
 }
 
@@ -487,6 +554,8 @@ void nq_hook_exit(void)
 	exiting = true;
 	if (bound.mod) {
 		stop_arming();
+		/* Held requests go to nvmet now, whatever their class. */
+		nq_domains_bypass();
 		wait_pending();
 		unbind();
 		pr_info("detached from nvmet\n");

@@ -36,6 +36,8 @@ struct nq_host {
 	struct hlist_node hnode;	/* in hosts_hash */
 	struct list_head lnode;		/* in hosts_list, creation order */
 	u32 hash;
+	u16 class_id;			/* policy: WRITE_ONCE under policy_mutex */
+	u16 weight;
 	struct host_stats __percpu *stats;
 	char nqn[NVMET_QOS_NQN_MAX_LEN + 1];
 };
@@ -67,14 +69,16 @@ static void host_free(struct nq_host *host)
 	kfree(host);
 }
 
-static struct nq_host *host_alloc(const char *nqn, u32 hash)
+static struct nq_host *host_alloc(const char *nqn, u32 hash, gfp_t gfp)
 {
 	struct nq_host *host;
 
-	host = kzalloc(sizeof(*host), GFP_ATOMIC);
+	host = kzalloc(sizeof(*host), gfp);
 	if (!host)
 		return NULL;
-	host->stats = alloc_percpu_gfp(struct host_stats, GFP_ATOMIC);
+	host->weight = 100;
+	host->class_id = NQ_DEFAULT_CLASS;
+	host->stats = alloc_percpu_gfp(struct host_stats, gfp);
 	if (!host->stats) {
 		kfree(host);
 		return NULL;
@@ -86,10 +90,10 @@ static struct nq_host *host_alloc(const char *nqn, u32 hash)
 
 /*
  * Return the host for @nqn, creating it on first sight. Returns NULL only
- * when memory is short or the table is full; the caller then leaves the
+ * when memory is short or the table is full; the I/O path then leaves the
  * request untracked rather than failing it.
  */
-struct nq_host *nq_host_get(const char *nqn)
+struct nq_host *nq_host_get(const char *nqn, gfp_t gfp)
 {
 	struct nq_host *host, *new;
 	unsigned long flags;
@@ -101,7 +105,7 @@ struct nq_host *nq_host_get(const char *nqn)
 	if (host)
 		return host;
 
-	new = host_alloc(nqn, hash);
+	new = host_alloc(nqn, hash, gfp);
 	if (!new)
 		return NULL;
 
@@ -121,6 +125,54 @@ struct nq_host *nq_host_get(const char *nqn)
 	return host;
 }
 
+/* An existing host, or NULL. Hosts live until unload: no reference. */
+struct nq_host *nq_host_find(const char *nqn)
+{
+	struct nq_host *host;
+
+	rcu_read_lock();
+	host = lookup(nqn, nqn_hash(nqn));
+	rcu_read_unlock();
+	return host;
+}
+
+void nq_host_policy(const struct nq_host *host, int *class_id, u32 *weight)
+{
+	*class_id = READ_ONCE(host->class_id);
+	*weight = READ_ONCE(host->weight);
+}
+
+/* Under policy_mutex. */
+void nq_host_set_policy(struct nq_host *host, int class_id, u32 weight)
+{
+	WRITE_ONCE(host->class_id, class_id);
+	WRITE_ONCE(host->weight, weight);
+}
+
+/* Under policy_mutex: hosts of a deleted class fall back to default. */
+void nq_hosts_reset_class(int class_id)
+{
+	struct nq_host *host;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(host, &hosts_list, lnode)
+		if (host->class_id == class_id)
+			WRITE_ONCE(host->class_id, NQ_DEFAULT_CLASS);
+	rcu_read_unlock();
+}
+
+/* Hosts seen or assigned, per class id. */
+void nq_hosts_count(u32 counts[NQ_MAX_CLASSES])
+{
+	struct nq_host *host;
+
+	memset(counts, 0, sizeof(u32) * NQ_MAX_CLASSES);
+	rcu_read_lock();
+	list_for_each_entry_rcu(host, &hosts_list, lnode)
+		counts[READ_ONCE(host->class_id)]++;
+	rcu_read_unlock();
+}
+
 void nq_host_account(struct nq_host *host, enum nq_dir dir, u32 bytes,
 		     bool error)
 {
@@ -135,12 +187,14 @@ void nq_host_account(struct nq_host *host, enum nq_dir dir, u32 bytes,
 	put_cpu_ptr(host->stats);
 }
 
-static void snapshot(const struct nq_host *host, struct nq_host_snapshot *snap)
+static void snapshot(struct nq_host *host, struct nq_host_snapshot *snap)
 {
 	int cpu, d;
 
 	memset(snap, 0, sizeof(*snap));
 	strscpy(snap->nqn, host->nqn, sizeof(snap->nqn));
+	snap->host = host;
+	nq_host_policy(host, &snap->class_id, &snap->weight);
 	for_each_possible_cpu(cpu) {
 		const struct host_stats *s = per_cpu_ptr(host->stats, cpu);
 		u64 ios[NQ_NR_DIRS], bytes[NQ_NR_DIRS], errors;

@@ -17,12 +17,18 @@ static int __init nq_init(void)
 {
 	int ret;
 
+	ret = nq_policy_init();
+	if (ret)
+		return ret;
 	ret = nq_hosts_init();
 	if (ret)
 		return ret;
-	ret = nq_netlink_init();
+	ret = nq_domains_init();
 	if (ret)
 		goto err_hosts;
+	ret = nq_netlink_init();
+	if (ret)
+		goto err_domains;
 	ret = nq_hook_init();
 	if (ret)
 		goto err_netlink;
@@ -30,6 +36,8 @@ static int __init nq_init(void)
 
 err_netlink:
 	nq_netlink_exit();
+err_domains:
+	nq_domains_exit();
 err_hosts:
 	nq_hosts_exit();
 	return ret;
@@ -39,6 +47,7 @@ static void __exit nq_exit(void)
 {
 	nq_hook_exit();
 	nq_netlink_exit();
+	nq_domains_exit();
 	nq_hosts_exit();
 }
 

@@ -3,8 +3,10 @@
  * The nvmet_qos generic netlink family (see uapi/nvmet_qos.yaml).
  *
  * Every operation has its own strict policy; operations that change state
- * will carry GENL_ADMIN_PERM. The family is not netns-aware: nvmet itself
- * is global, so only the initial network namespace may see it.
+ * need CAP_NET_ADMIN (GENL_ADMIN_PERM) and are validated completely before
+ * anything changes. Every rejection says why in the extended ack. The
+ * family is not netns-aware: nvmet itself is global, so only the initial
+ * network namespace sees it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -12,22 +14,55 @@
 
 #include "nvmet-qos.h"
 
+#define NQN_POLICY { .type = NLA_NUL_STRING, .len = NVMET_QOS_NQN_MAX_LEN }
+#define CLASS_NAME_POLICY \
+	{ .type = NLA_NUL_STRING, .len = NVMET_QOS_CLASS_NAME_MAX_LEN }
+
 static const struct nla_policy host_get_policy[NVMET_QOS_A_HOST_MAX + 1] = {
-	[NVMET_QOS_A_HOST_NQN] = { .type = NLA_NUL_STRING,
-				   .len = NVMET_QOS_NQN_MAX_LEN },
+	[NVMET_QOS_A_HOST_NQN] = NQN_POLICY,
+};
+
+static const struct nla_policy host_set_policy[NVMET_QOS_A_HOST_MAX + 1] = {
+	[NVMET_QOS_A_HOST_NQN] = NQN_POLICY,
+	[NVMET_QOS_A_HOST_CLASS] = CLASS_NAME_POLICY,
+	[NVMET_QOS_A_HOST_WEIGHT] =
+		NLA_POLICY_RANGE(NLA_U32, 1, NVMET_QOS_SHARE_MAX),
+};
+
+static const struct nla_policy class_name_policy[NVMET_QOS_A_CLASS_MAX + 1] = {
+	[NVMET_QOS_A_CLASS_NAME] = CLASS_NAME_POLICY,
+};
+
+static const struct nla_policy class_conf_policy[NVMET_QOS_A_CLASS_MAX + 1] = {
+	[NVMET_QOS_A_CLASS_NAME] = CLASS_NAME_POLICY,
+	[NVMET_QOS_A_CLASS_SHARE] =
+		NLA_POLICY_RANGE(NLA_U32, 1, NVMET_QOS_SHARE_MAX),
+	[NVMET_QOS_A_CLASS_MIN_BPS] = { .type = NLA_U64 },
+	[NVMET_QOS_A_CLASS_MAX_BPS] = { .type = NLA_U64 },
+	[NVMET_QOS_A_CLASS_MIN_IOPS] = { .type = NLA_U64 },
+	[NVMET_QOS_A_CLASS_MAX_IOPS] = { .type = NLA_U64 },
+	[NVMET_QOS_A_CLASS_BURST] = { .type = NLA_U64 },
+	[NVMET_QOS_A_CLASS_LATENCY] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
 static struct genl_family nq_family;
 
+/* Every attribute set numbers its pad attribute 1. */
 static int put_u64(struct sk_buff *skb, int type, u64 val)
 {
+	BUILD_BUG_ON((int)NVMET_QOS_A_CLASS_PAD != (int)NVMET_QOS_A_HOST_PAD ||
+		     (int)NVMET_QOS_A_DEV_PAD != (int)NVMET_QOS_A_HOST_PAD);
 	return nla_put_u64_64bit(skb, type, val, NVMET_QOS_A_HOST_PAD);
 }
 
 static int fill_host(struct sk_buff *skb, const struct nq_host_snapshot *s,
 		     u32 portid, u32 seq, int flags)
 {
+	char cls[NVMET_QOS_CLASS_NAME_MAX_LEN + 1];
 	void *hdr;
+
+	if (!nq_class_name(s->class_id, cls, sizeof(cls)))
+		strscpy(cls, NVMET_QOS_DEFAULT_CLASS, sizeof(cls));
 
 	hdr = genlmsg_put(skb, portid, seq, &nq_family, flags,
 			  NVMET_QOS_CMD_HOST_GET);
@@ -38,7 +73,11 @@ static int fill_host(struct sk_buff *skb, const struct nq_host_snapshot *s,
 	    put_u64(skb, NVMET_QOS_A_HOST_WRITE_IOS, s->ios[NQ_WRITE]) ||
 	    put_u64(skb, NVMET_QOS_A_HOST_READ_BYTES, s->bytes[NQ_READ]) ||
 	    put_u64(skb, NVMET_QOS_A_HOST_WRITE_BYTES, s->bytes[NQ_WRITE]) ||
-	    put_u64(skb, NVMET_QOS_A_HOST_ERRORS, s->errors)) {
+	    put_u64(skb, NVMET_QOS_A_HOST_ERRORS, s->errors) ||
+	    nla_put_string(skb, NVMET_QOS_A_HOST_CLASS, cls) ||
+	    nla_put_u32(skb, NVMET_QOS_A_HOST_WEIGHT, s->weight) ||
+	    put_u64(skb, NVMET_QOS_A_HOST_QUEUED,
+		    nq_domains_host_queued(s->host))) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -121,6 +160,317 @@ static int host_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	return ret ?: skb->len;
 }
 
+/* Host assignment. */
+
+static int host_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **a = info->attrs;
+	struct nq_host *host;
+	int class_id = -1, cur_class, ret = 0;
+	u32 weight = 0, cur_weight;
+
+	if (GENL_REQ_ATTR_CHECK(info, NVMET_QOS_A_HOST_NQN))
+		return -EINVAL;
+	if (!a[NVMET_QOS_A_HOST_CLASS] && !a[NVMET_QOS_A_HOST_WEIGHT]) {
+		NL_SET_ERR_MSG(info->extack, "nothing to set: give a class, a weight or both");
+		return -EINVAL;
+	}
+	if (!nla_len(a[NVMET_QOS_A_HOST_NQN]) ||
+	    !*(char *)nla_data(a[NVMET_QOS_A_HOST_NQN])) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[NVMET_QOS_A_HOST_NQN],
+				    "empty host NQN");
+		return -EINVAL;
+	}
+	if (a[NVMET_QOS_A_HOST_WEIGHT])
+		weight = nla_get_u32(a[NVMET_QOS_A_HOST_WEIGHT]);
+
+	nq_policy_lock();
+	if (a[NVMET_QOS_A_HOST_CLASS]) {
+		class_id = nq_class_find(nla_data(a[NVMET_QOS_A_HOST_CLASS]));
+		if (class_id < 0) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a[NVMET_QOS_A_HOST_CLASS],
+					    "no class with this name");
+			ret = -ENOENT;
+			goto out;
+		}
+	}
+	host = nq_host_get(nla_data(a[NVMET_QOS_A_HOST_NQN]), GFP_KERNEL);
+	if (!host) {
+		NL_SET_ERR_MSG(info->extack, "host table full or out of memory");
+		ret = -ENOMEM;
+		goto out;
+	}
+	nq_host_policy(host, &cur_class, &cur_weight);
+	nq_host_set_policy(host, class_id >= 0 ? class_id : cur_class,
+			   weight ?: cur_weight);
+	nq_domains_apply();
+out:
+	nq_policy_unlock();
+	return ret;
+}
+
+static int host_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nq_host *host;
+
+	if (GENL_REQ_ATTR_CHECK(info, NVMET_QOS_A_HOST_NQN))
+		return -EINVAL;
+	nq_policy_lock();
+	host = nq_host_find(nla_data(info->attrs[NVMET_QOS_A_HOST_NQN]));
+	if (host) {
+		nq_host_set_policy(host, NQ_DEFAULT_CLASS, 100);
+		nq_domains_apply();
+	}
+	nq_policy_unlock();
+	if (!host) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[NVMET_QOS_A_HOST_NQN],
+				    "no host with this NQN is known");
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/* Classes. */
+
+static int fill_class(struct sk_buff *skb, int id, const u32 *hosts,
+		      u32 portid, u32 seq, int flags)
+{
+	char name[NVMET_QOS_CLASS_NAME_MAX_LEN + 1];
+	struct nqs_class_conf k;
+	struct nq_class_stats st;
+	void *hdr;
+	u32 gen;
+
+	if (!nq_class_conf(id, &gen, &k) || !nq_class_name(id, name, sizeof(name)))
+		return -ENOENT;
+	nq_domains_class_stats(id, &st);
+	hdr = genlmsg_put(skb, portid, seq, &nq_family, flags,
+			  NVMET_QOS_CMD_CLASS_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_string(skb, NVMET_QOS_A_CLASS_NAME, name) ||
+	    nla_put_u32(skb, NVMET_QOS_A_CLASS_SHARE, k.weight) ||
+	    put_u64(skb, NVMET_QOS_A_CLASS_MIN_BPS, k.floor_bps) ||
+	    put_u64(skb, NVMET_QOS_A_CLASS_MAX_BPS, k.ceil_bps) ||
+	    put_u64(skb, NVMET_QOS_A_CLASS_MIN_IOPS, k.floor_iops) ||
+	    put_u64(skb, NVMET_QOS_A_CLASS_MAX_IOPS, k.ceil_iops) ||
+	    put_u64(skb, NVMET_QOS_A_CLASS_BURST, k.burst) ||
+	    nla_put_u8(skb, NVMET_QOS_A_CLASS_LATENCY, k.latency) ||
+	    nla_put_u32(skb, NVMET_QOS_A_CLASS_HOSTS, hosts[id]) ||
+	    put_u64(skb, NVMET_QOS_A_CLASS_READ_BYTES, st.bytes[0]) ||
+	    put_u64(skb, NVMET_QOS_A_CLASS_WRITE_BYTES, st.bytes[1]) ||
+	    put_u64(skb, NVMET_QOS_A_CLASS_IOS, st.ios) ||
+	    put_u64(skb, NVMET_QOS_A_CLASS_COST, st.cost) ||
+	    put_u64(skb, NVMET_QOS_A_CLASS_QUEUED, st.queued)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+static int class_lookup(struct genl_info *info)
+{
+	struct nlattr *name = info->attrs[NVMET_QOS_A_CLASS_NAME];
+	int id;
+
+	if (GENL_REQ_ATTR_CHECK(info, NVMET_QOS_A_CLASS_NAME))
+		return -EINVAL;
+	id = nq_class_find(nla_data(name));
+	if (id < 0)
+		NL_SET_ERR_MSG_ATTR(info->extack, name, "no class with this name");
+	return id;
+}
+
+static int class_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	u32 hosts[NQ_MAX_CLASSES];
+	struct sk_buff *msg;
+	int id, ret;
+
+	nq_policy_lock();
+	id = class_lookup(info);
+	nq_policy_unlock();
+	if (id < 0)
+		return id;
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	nq_hosts_count(hosts);
+	ret = fill_class(msg, id, hosts, info->snd_portid, info->snd_seq, 0);
+	if (ret) {
+		nlmsg_free(msg);
+		return ret;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+static int class_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	u32 hosts[NQ_MAX_CLASSES];
+	int id, ret;
+
+	nq_hosts_count(hosts);
+	for (id = cb->args[0]; id < NQ_MAX_CLASSES; id++) {
+		ret = fill_class(skb, id, hosts, NETLINK_CB(cb->skb).portid,
+				 cb->nlh->nlmsg_seq, NLM_F_MULTI);
+		if (ret == -EMSGSIZE)
+			break;
+	}
+	cb->args[0] = id;
+	return skb->len;
+}
+
+/* Fold the attributes given into @k and check the result as a whole. */
+static int class_conf_parse(struct genl_info *info, struct nqs_class_conf *k)
+{
+	struct nlattr **a = info->attrs;
+
+	if (a[NVMET_QOS_A_CLASS_SHARE])
+		k->weight = nla_get_u32(a[NVMET_QOS_A_CLASS_SHARE]);
+	if (a[NVMET_QOS_A_CLASS_MIN_BPS])
+		k->floor_bps = nla_get_u64(a[NVMET_QOS_A_CLASS_MIN_BPS]);
+	if (a[NVMET_QOS_A_CLASS_MAX_BPS])
+		k->ceil_bps = nla_get_u64(a[NVMET_QOS_A_CLASS_MAX_BPS]);
+	if (a[NVMET_QOS_A_CLASS_MIN_IOPS])
+		k->floor_iops = nla_get_u64(a[NVMET_QOS_A_CLASS_MIN_IOPS]);
+	if (a[NVMET_QOS_A_CLASS_MAX_IOPS])
+		k->ceil_iops = nla_get_u64(a[NVMET_QOS_A_CLASS_MAX_IOPS]);
+	if (a[NVMET_QOS_A_CLASS_BURST])
+		k->burst = nla_get_u64(a[NVMET_QOS_A_CLASS_BURST]);
+	if (a[NVMET_QOS_A_CLASS_LATENCY])
+		k->latency = nla_get_u8(a[NVMET_QOS_A_CLASS_LATENCY]);
+
+	if (k->ceil_bps && k->floor_bps > k->ceil_bps) {
+		NL_SET_ERR_MSG(info->extack, "the byte floor is above the byte ceiling");
+		return -EINVAL;
+	}
+	if (k->ceil_iops && k->floor_iops > k->ceil_iops) {
+		NL_SET_ERR_MSG(info->extack, "the IOPS floor is above the IOPS ceiling");
+		return -EINVAL;
+	}
+	if (k->burst && !k->ceil_bps) {
+		NL_SET_ERR_MSG(info->extack, "a burst needs a byte ceiling (max-bps)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int class_new_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nqs_class_conf k = { .weight = 100 };
+	const char *name;
+	int ret;
+
+	if (GENL_REQ_ATTR_CHECK(info, NVMET_QOS_A_CLASS_NAME))
+		return -EINVAL;
+	name = nla_data(info->attrs[NVMET_QOS_A_CLASS_NAME]);
+	ret = nq_class_valid_name(name, info->extack);
+	if (ret)
+		return ret;
+	ret = class_conf_parse(info, &k);
+	if (ret)
+		return ret;
+	nq_policy_lock();
+	ret = nq_class_new(name, &k, info->extack);
+	nq_policy_unlock();
+	return ret < 0 ? ret : 0;
+}
+
+static int class_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nqs_class_conf k;
+	int id, ret;
+
+	nq_policy_lock();
+	id = class_lookup(info);
+	if (id < 0) {
+		ret = id;
+		goto out;
+	}
+	nq_class_get_conf(id, &k);
+	ret = class_conf_parse(info, &k);
+	if (ret)
+		goto out;
+	nq_class_update(id, &k);
+	nq_domains_apply();
+out:
+	nq_policy_unlock();
+	return ret;
+}
+
+static int class_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	int id, ret = 0;
+
+	nq_policy_lock();
+	id = class_lookup(info);
+	if (id < 0) {
+		ret = id;
+		goto out;
+	}
+	if (id == NQ_DEFAULT_CLASS) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[NVMET_QOS_A_CLASS_NAME],
+				    "the default class cannot be deleted");
+		ret = -EINVAL;
+		goto out;
+	}
+	/* Hosts first, so no domain can still map a flow to the class. */
+	nq_hosts_reset_class(id);
+	nq_domains_apply();
+	nq_class_delete(id);
+out:
+	nq_policy_unlock();
+	return ret;
+}
+
+/* Devices. */
+
+static int fill_dev(const struct nq_dev_snapshot *s, void *arg)
+{
+	struct dump_ctx *ctx = arg;
+	struct sk_buff *skb = ctx->skb;
+	void *hdr;
+
+	hdr = genlmsg_put(skb, NETLINK_CB(ctx->cb->skb).portid,
+			  ctx->cb->nlh->nlmsg_seq, &nq_family, NLM_F_MULTI,
+			  NVMET_QOS_CMD_DEV_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, NVMET_QOS_A_DEV_ID, s->id) ||
+	    nla_put_string(skb, NVMET_QOS_A_DEV_NAME, s->name) ||
+	    put_u64(skb, NVMET_QOS_A_DEV_DEPTH, s->depth) ||
+	    put_u64(skb, NVMET_QOS_A_DEV_INFLIGHT, s->inflight) ||
+	    put_u64(skb, NVMET_QOS_A_DEV_QUEUED, s->queued) ||
+	    put_u64(skb, NVMET_QOS_A_DEV_COST, s->cost) ||
+	    put_u64(skb, NVMET_QOS_A_DEV_RATE, s->rate) ||
+	    nla_put_u32(skb, NVMET_QOS_A_DEV_WRITE_COST, s->write_pct) ||
+	    nla_put_u32(skb, NVMET_QOS_A_DEV_IO_COST, s->io_cost)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+static int dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct dump_ctx ctx = { .skb = skb, .cb = cb };
+	unsigned long pos = cb->args[0];
+	int ret;
+
+	ret = nq_domain_walk(&pos, fill_dev, &ctx);
+	cb->args[0] = pos;
+	if (ret == -EMSGSIZE && skb->len)
+		return skb->len;
+	return ret ?: skb->len;
+}
+
+#define ADMIN_DO(_cmd, _doit, _policy, _max) {				\
+	.cmd = _cmd, .doit = _doit, .policy = _policy, .maxattr = _max,	\
+	.flags = GENL_ADMIN_PERM,					\
+}
+
 static const struct genl_ops nq_ops[] = {
 	{
 		.cmd = NVMET_QOS_CMD_HOST_GET,
@@ -129,6 +479,27 @@ static const struct genl_ops nq_ops[] = {
 		.dumpit = host_get_dumpit,
 		.policy = host_get_policy,
 		.maxattr = NVMET_QOS_A_HOST_MAX,
+	},
+	ADMIN_DO(NVMET_QOS_CMD_HOST_SET, host_set_doit, host_set_policy,
+		 NVMET_QOS_A_HOST_MAX),
+	ADMIN_DO(NVMET_QOS_CMD_HOST_DEL, host_del_doit, host_get_policy,
+		 NVMET_QOS_A_HOST_MAX),
+	{
+		.cmd = NVMET_QOS_CMD_CLASS_GET,
+		.doit = class_get_doit,
+		.dumpit = class_get_dumpit,
+		.policy = class_name_policy,
+		.maxattr = NVMET_QOS_A_CLASS_MAX,
+	},
+	ADMIN_DO(NVMET_QOS_CMD_CLASS_NEW, class_new_doit, class_conf_policy,
+		 NVMET_QOS_A_CLASS_MAX),
+	ADMIN_DO(NVMET_QOS_CMD_CLASS_SET, class_set_doit, class_conf_policy,
+		 NVMET_QOS_A_CLASS_MAX),
+	ADMIN_DO(NVMET_QOS_CMD_CLASS_DEL, class_del_doit, class_name_policy,
+		 NVMET_QOS_A_CLASS_MAX),
+	{
+		.cmd = NVMET_QOS_CMD_DEV_GET,
+		.dumpit = dev_get_dumpit,
 	},
 };
 

@@ -7,10 +7,16 @@
 #define _NVMET_QOS_H
 
 #include <linux/types.h>
+#include <linux/gfp.h>
 #include "nvmet_qos.h"
+#include "sched.h"
+
+#define NQ_MAX_CLASSES		64
+#define NQ_DEFAULT_CLASS	0
 
 struct netlink_ext_ack;
 struct nq_host;
+struct nq_domain;
 
 enum nq_dir {
 	NQ_READ,
@@ -24,12 +30,20 @@ struct nq_host_snapshot {
 	u64 ios[NQ_NR_DIRS];
 	u64 bytes[NQ_NR_DIRS];
 	u64 errors;
+	int class_id;
+	u32 weight;
+	struct nq_host *host;
 };
 
 /* hosts.c: the table of hosts seen, keyed by host NQN. */
 int nq_hosts_init(void);
 void nq_hosts_exit(void);
-struct nq_host *nq_host_get(const char *nqn);
+struct nq_host *nq_host_get(const char *nqn, gfp_t gfp);
+struct nq_host *nq_host_find(const char *nqn);
+void nq_host_policy(const struct nq_host *host, int *class_id, u32 *weight);
+void nq_host_set_policy(struct nq_host *host, int class_id, u32 weight);
+void nq_hosts_reset_class(int class_id);
+void nq_hosts_count(u32 counts[NQ_MAX_CLASSES]);
 void nq_host_account(struct nq_host *host, enum nq_dir dir, u32 bytes,
 		     bool error);
 int nq_host_snapshot_nqn(const char *nqn, struct nq_host_snapshot *snap);
@@ -37,9 +51,51 @@ int nq_host_walk(unsigned long *pos,
 		 int (*fn)(const struct nq_host_snapshot *snap, void *arg),
 		 void *arg);
 
+/* policy.c: the class table. Changes under nq_policy_lock(). */
+int nq_policy_init(void);
+void nq_policy_lock(void);
+void nq_policy_unlock(void);
+bool nq_class_conf(int id, u32 *gen, struct nqs_class_conf *conf);
+int nq_class_find(const char *name);
+bool nq_class_name(int id, char *name, size_t len);
+int nq_class_valid_name(const char *name, struct netlink_ext_ack *extack);
+int nq_class_new(const char *name, const struct nqs_class_conf *conf,
+		 struct netlink_ext_ack *extack);
+void nq_class_update(int id, const struct nqs_class_conf *conf);
+void nq_class_delete(int id);
+void nq_class_get_conf(int id, struct nqs_class_conf *conf);
+
+/* domain.c: scheduling domains (backing devices) and their flows. */
+struct nq_dev_snapshot {
+	u32 id;
+	char name[32];
+	u64 depth, inflight, queued, cost, rate;
+	u32 write_pct, io_cost;
+};
+
+struct nq_class_stats {
+	u64 ios, bytes[2], cost, queued;
+};
+
+int nq_domains_init(void);
+void nq_domains_exit(void);
+struct nq_domain *nq_domain_get(u32 key, const char *name);
+bool nq_domain_submit(struct nq_domain *d, struct nq_host *host,
+		      struct nqs_req *r);
+void nq_domain_complete(struct nq_domain *d, struct nqs_req *r, u64 lat_ns);
+void nq_domains_apply(void);
+void nq_domains_bypass(void);
+int nq_domain_walk(unsigned long *pos,
+		   int (*fn)(const struct nq_dev_snapshot *snap, void *arg),
+		   void *arg);
+u64 nq_domains_host_queued(const struct nq_host *host);
+void nq_domains_class_stats(int class_id, struct nq_class_stats *st);
+
 /* hook.c: attaching to nvmet. */
 int nq_hook_init(void);
 void nq_hook_exit(void);
+void nq_hook_execute(struct nqs_req *r);
+bool nq_hook_req_dying(const struct nqs_req *r);
 
 /* netlink.c: the generic netlink family. */
 int nq_netlink_init(void);

@@ -192,10 +192,10 @@ static void flow_enqueue(struct nqs_domain *d, struct nqs_flow *f,
 	class_activate(d, c);
 }
 
-static struct nqs_req *flow_dequeue(struct nqs_domain *d, struct nqs_flow *f)
+static void flow_unlink(struct nqs_domain *d, struct nqs_flow *f,
+			struct nqs_req *r)
 {
 	struct nqs_class *c = f->cls;
-	struct nqs_req *r = nqs_entry(f->queue.next, struct nqs_req, node);
 
 	link_del(&r->node);
 	f->nr_queued--;
@@ -205,7 +205,6 @@ static struct nqs_req *flow_dequeue(struct nqs_domain *d, struct nqs_flow *f)
 		link_del(&f->rr);
 	if (link_empty(&c->flows))
 		link_del(&c->active);
-	return r;
 }
 
 static struct nqs_req *flow_head(const struct nqs_flow *f)
@@ -258,7 +257,7 @@ static void charge(struct nqs_domain *d, struct nqs_req *r, u64 now)
 		c->rtag_i = max(c->rtag_i, from) +
 			    nqs_div(NQS_NSEC, c->conf.floor_iops);
 	c->disp_ios++;
-	c->disp_bytes += r->bytes;
+	c->disp_bytes[r->write] += r->bytes;
 	c->disp_cost += r->cost;
 	d->inflight += r->cost;
 	d->inflight_ios++;
@@ -350,7 +349,8 @@ struct nqs_req *nqs_next(struct nqs_domain *d, u64 now)
 	if (weighted)
 		d->vclock = max(d->vclock, c->vtime);
 	f = pick_flow(c);
-	r = flow_dequeue(d, f);
+	r = flow_head(f);
+	flow_unlink(d, f, r);
 	charge(d, r, now);
 	return r;
 }
@@ -467,15 +467,30 @@ u64 nqs_next_event(struct nqs_domain *d, u64 now)
 	return t == ~0ULL ? 0 : t;
 }
 
-struct nqs_req *nqs_flow_pop(struct nqs_domain *d, struct nqs_flow *f)
+struct nqs_req *nqs_flow_pop(struct nqs_domain *d, struct nqs_flow *f,
+			     struct nqs_req *r)
 {
-	struct nqs_req *r;
-
 	if (link_empty(&f->queue))
 		return NULL;
-	r = flow_dequeue(d, f);
+	if (!r)
+		r = flow_head(f);
+	flow_unlink(d, f, r);
 	charge(d, r, r->queued_ns);
 	return r;
+}
+
+struct nqs_req *nqs_flow_find(struct nqs_flow *f,
+			      bool (*fn)(const struct nqs_req *r))
+{
+	struct nqs_link *l;
+
+	for (l = f->queue.next; l != &f->queue; l = l->next) {
+		struct nqs_req *r = nqs_entry(l, struct nqs_req, node);
+
+		if (fn(r))
+			return r;
+	}
+	return NULL;
 }
 
 void nqs_flow_set_class(struct nqs_domain *d, struct nqs_flow *f,

@@ -79,7 +79,7 @@ struct nqs_class {
 	u32 nr_queued;
 	u32 nr_flows;			/* flows attached (held or not) */
 	/* statistics, cumulative */
-	u64 disp_ios, disp_bytes, disp_cost;
+	u64 disp_ios, disp_bytes[2], disp_cost;	/* [0] read, [1] write */
 };
 
 /* One host on one domain. */
@@ -155,7 +155,16 @@ void nqs_complete(struct nqs_domain *d, const struct nqs_req *r, u64 lat_ns,
  */
 u64 nqs_next_event(struct nqs_domain *d, u64 now);
 
-/* Remove and return the oldest held request of @f regardless of limits. */
-struct nqs_req *nqs_flow_pop(struct nqs_domain *d, struct nqs_flow *f);
+/*
+ * Remove held request @r (or, with @r NULL, the oldest of @f) and put it
+ * in flight regardless of limits: for releasing requests whose queue is
+ * going away. Returns the request, or NULL if @f holds none.
+ */
+struct nqs_req *nqs_flow_pop(struct nqs_domain *d, struct nqs_flow *f,
+			     struct nqs_req *r);
+
+/* Call @fn on each held request of @f, oldest first, until it returns true. */
+struct nqs_req *nqs_flow_find(struct nqs_flow *f,
+			      bool (*fn)(const struct nqs_req *r));
 
 #endif /* _NQ_SCHED_H */

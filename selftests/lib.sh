@@ -196,3 +196,43 @@ nq_cleanup() {
 trap nq_cleanup EXIT
 
 mkdir -p "$NQ_WORK"
+
+# nq_fio_hosts NAME SECONDS "FIO ARGS" DEV...: run the same time-based fio
+# job on every device at once, each in its own 128 MiB region; results in
+# $NQ_WORK/NAME.N.json (N = position of the device, from 1). "@N@" in the
+# arguments becomes N.
+nq_fio_hosts() {
+	local name=$1 secs=$2 args=$3 i=0 dev pids=() rc=0
+	shift 3
+	for dev in "$@"; do
+		i=$((i + 1))
+		# shellcheck disable=SC2086
+		fio --name="$name$i" --filename="$dev" --ioengine=libaio --direct=1 \
+			--offset=$(((i - 1) * 128))M --size=128M --time_based \
+			--runtime="$secs" --output-format=json ${args//@N@/$i} \
+			> "$NQ_WORK/$name.$i.json" 2> "$NQ_WORK/$name.$i.err" &
+		pids+=($!)
+	done
+	for i in "${!pids[@]}"; do
+		wait "${pids[$i]}" || { rc=1; fail "fio $name on host $((i + 1)): $(head -c 300 "$NQ_WORK/$name.$((i + 1)).err")"; }
+	done
+	return $rc
+}
+
+# nq_fio_total NAME N: bytes fio moved (read + write) on host N of run NAME.
+nq_fio_total() {
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(sum(j["read"]["io_bytes"] + j["write"]["io_bytes"] for j in d["jobs"]))' "$NQ_WORK/$1.$2.json"
+}
+
+# pct A B: A as a percentage of B, two decimals.
+pct() { python3 -c "print('%.2f' % (100.0 * $1 / $2 if $2 else 0))"; }
+
+# within VALUE WANT TOL: VALUE is within WANT +- TOL.
+within() { python3 -c "import sys; sys.exit(0 if abs($1 - $2) <= $3 else 1)"; }
+
+nq_ctl() {
+	"$NQ_CTL" "$@" || fail "nvmet-qos $* failed"
+}

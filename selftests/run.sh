@@ -34,10 +34,10 @@ for t in "${tests[@]}"; do
 	rc=$?
 	secs=$(($(date +%s) - start))
 	echo "$out" | sed 's/^\([^#]\)/# \1/'
-	splat=$(dmesg -c | grep -E "$SPLAT")
-	if [ -n "$splat" ]; then
+	klog=$(dmesg -c)
+	if grep -Eq "$SPLAT" <<<"$klog"; then
 		echo "# kernel log of $name:"
-		echo "$splat" | head -n 40 | sed 's/^/#   /'
+		grep -E -A 40 "$SPLAT" <<<"$klog" | head -n 80 | sed 's/^/#   /'
 		rc=1
 	fi
 	case $rc in

@@ -13,6 +13,12 @@
 
 /* Longest host NQN nvmet accepts, without the terminating NUL (NVMF_NQN_SIZE - 1). */
 #define NVMET_QOS_NQN_MAX_LEN		222
+/* Class names: 1 to 31 characters of [A-Za-z0-9_.-]. */
+#define NVMET_QOS_CLASS_NAME_MAX_LEN	31
+/* Shares (class) and weights (host within its class): 1 to 1000. */
+#define NVMET_QOS_SHARE_MAX		1000
+/* The class every host belongs to until assigned elsewhere. */
+#define NVMET_QOS_DEFAULT_CLASS		"default"
 
 /*
  * Attribute set "host": one connected-or-seen host, identified by its host NQN.
@@ -28,14 +34,68 @@ enum {
 	NVMET_QOS_A_HOST_READ_BYTES,	/* u64: bytes read */
 	NVMET_QOS_A_HOST_WRITE_BYTES,	/* u64: bytes written */
 	NVMET_QOS_A_HOST_ERRORS,	/* u64: read/write commands completed with an error status */
+	NVMET_QOS_A_HOST_CLASS,		/* string: class the host is assigned to */
+	NVMET_QOS_A_HOST_WEIGHT,	/* u32: weight within its class, 1-1000 (default 100) */
+	NVMET_QOS_A_HOST_QUEUED,	/* u64: requests held back now */
 
 	__NVMET_QOS_A_HOST_MAX,
 	NVMET_QOS_A_HOST_MAX = (__NVMET_QOS_A_HOST_MAX - 1)
 };
 
+/*
+ * Attribute set "class": a bandwidth class. Rates are per backing device
+ * (scheduling domain). A limit of 0 means none.
+ */
+enum {
+	NVMET_QOS_A_CLASS_UNSPEC,
+	NVMET_QOS_A_CLASS_PAD,
+	NVMET_QOS_A_CLASS_NAME,		/* string: 1-31 chars of [A-Za-z0-9_.-] */
+	NVMET_QOS_A_CLASS_SHARE,	/* u32: weight, 1-1000 */
+	NVMET_QOS_A_CLASS_MIN_BPS,	/* u64: floor, bytes/s */
+	NVMET_QOS_A_CLASS_MAX_BPS,	/* u64: ceiling, bytes/s */
+	NVMET_QOS_A_CLASS_MIN_IOPS,	/* u64: floor, I/Os per second */
+	NVMET_QOS_A_CLASS_MAX_IOPS,	/* u64: ceiling, I/Os per second */
+	NVMET_QOS_A_CLASS_BURST,	/* u64: bytes a class may run above its ceiling */
+	NVMET_QOS_A_CLASS_LATENCY,	/* u8: 1 = latency-sensitive */
+	NVMET_QOS_A_CLASS_HOSTS,	/* u32: hosts assigned (reply only) */
+	NVMET_QOS_A_CLASS_READ_BYTES,	/* u64: bytes read by its hosts (reply only) */
+	NVMET_QOS_A_CLASS_WRITE_BYTES,	/* u64: bytes written by its hosts (reply only) */
+	NVMET_QOS_A_CLASS_IOS,		/* u64: I/Os dispatched (reply only) */
+	NVMET_QOS_A_CLASS_COST,		/* u64: cost units dispatched (reply only) */
+	NVMET_QOS_A_CLASS_QUEUED,	/* u64: requests held back now (reply only) */
+
+	__NVMET_QOS_A_CLASS_MAX,
+	NVMET_QOS_A_CLASS_MAX = (__NVMET_QOS_A_CLASS_MAX - 1)
+};
+
+/* Attribute set "device": one scheduling domain (a backing block device). */
+enum {
+	NVMET_QOS_A_DEV_UNSPEC,
+	NVMET_QOS_A_DEV_PAD,
+	NVMET_QOS_A_DEV_ID,		/* u32: dev_t of the whole disk (or file system) */
+	NVMET_QOS_A_DEV_NAME,		/* string: e.g. "nvme0n1" */
+	NVMET_QOS_A_DEV_DEPTH,		/* u64: cost units the engine lets in flight */
+	NVMET_QOS_A_DEV_INFLIGHT,	/* u64: cost units in flight now */
+	NVMET_QOS_A_DEV_QUEUED,		/* u64: requests held back now */
+	NVMET_QOS_A_DEV_COST,		/* u64: cost units completed */
+	NVMET_QOS_A_DEV_RATE,		/* u64: cost units per second, last second */
+	NVMET_QOS_A_DEV_WRITE_COST,	/* u32: write cost, % of a read of the same size */
+	NVMET_QOS_A_DEV_IO_COST,	/* u32: fixed cost per I/O, in bytes */
+
+	__NVMET_QOS_A_DEV_MAX,
+	NVMET_QOS_A_DEV_MAX = (__NVMET_QOS_A_DEV_MAX - 1)
+};
+
 enum {
 	NVMET_QOS_CMD_UNSPEC,
 	NVMET_QOS_CMD_HOST_GET,		/* do: one host by NQN; dump: every host */
+	NVMET_QOS_CMD_HOST_SET,		/* assign a host to a class and/or set its weight */
+	NVMET_QOS_CMD_HOST_DEL,		/* unassign: back to the default class */
+	NVMET_QOS_CMD_CLASS_GET,	/* do: one class by name; dump: every class */
+	NVMET_QOS_CMD_CLASS_NEW,	/* create a class */
+	NVMET_QOS_CMD_CLASS_SET,	/* change attributes given, keep the others */
+	NVMET_QOS_CMD_CLASS_DEL,	/* delete; its hosts fall back to default */
+	NVMET_QOS_CMD_DEV_GET,		/* dump: every scheduling domain */
 
 	__NVMET_QOS_CMD_MAX,
 	NVMET_QOS_CMD_MAX = (__NVMET_QOS_CMD_MAX - 1)

@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Scheduling domains: one per backing device, each running the scheduler
+ * core (sched.c) under its own spinlock.
+ *
+ * Requests the core holds back are dispatched from a workqueue, never from
+ * the completion path: completions may run in interrupt context, while
+ * nvmet's execute handlers submit bios and may sleep. A timer wakes the
+ * worker when a ceiling refills and, while anything is held, every
+ * RELEASE_SCAN_NS to release requests whose queue is being torn down, so
+ * that nvmet_sq_destroy() never waits on us.
+ *
+ * Domains and flows live until module unload; the I/O path looks them up
+ * under RCU and creates them with GFP_ATOMIC.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/hashtable.h>
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
+#include <linux/rculist.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+
+#include "nvmet-qos.h"
+
+#define RELEASE_SCAN_NS		(20 * NSEC_PER_MSEC)
+#define FLOW_HASH_BITS		6
+
+struct nq_flow {
+	struct nqs_flow f;
+	struct nq_host *host;
+	struct hlist_node hnode;
+	struct list_head lnode;
+};
+
+struct nq_domain {
+	struct list_head node;		/* on domains */
+	u32 key;
+	char name[32];
+	spinlock_t lock;
+	struct nqs_domain sched;
+	struct nqs_class cls[NQ_MAX_CLASSES];
+	u32 cls_gen[NQ_MAX_CLASSES];	/* 0: slot not initialised */
+	DECLARE_HASHTABLE(flows, FLOW_HASH_BITS);
+	struct list_head flow_list;
+	struct work_struct work;
+	struct hrtimer timer;
+	u64 scan_at;			/* next look for dying queues */
+	bool bypass;
+	/* completion rate over the last second */
+	u64 rate, rate_cost, rate_ns;
+};
+
+static LIST_HEAD(domains);
+static DEFINE_SPINLOCK(domains_lock);
+static struct workqueue_struct *nq_wq;
+static bool bypass_all;
+
+static u64 now_ns(void)
+{
+	return ktime_get_ns();
+}
+
+/* Make sure class slot @id of @d mirrors the policy table; under d->lock. */
+static struct nqs_class *domain_class(struct nq_domain *d, int id)
+{
+	struct nqs_class_conf conf;
+	u32 gen;
+
+	if (!nq_class_conf(id, &gen, &conf)) {
+		id = NQ_DEFAULT_CLASS;
+		nq_class_conf(id, &gen, &conf);
+	}
+	if (d->cls_gen[id] != gen) {
+		/* A reused id: no flow can still point at the old class. */
+		nqs_class_init(&d->cls[id], &conf, now_ns());
+		d->cls_gen[id] = gen;
+	}
+	return &d->cls[id];
+}
+
+static struct nq_flow *flow_find(struct nq_domain *d, struct nq_host *host)
+{
+	struct nq_flow *fl;
+
+	hash_for_each_possible(d->flows, fl, hnode, (unsigned long)host)
+		if (fl->host == host)
+			return fl;
+	return NULL;
+}
+
+/* Under d->lock. */
+static struct nq_flow *flow_get(struct nq_domain *d, struct nq_host *host)
+{
+	struct nq_flow *fl = flow_find(d, host);
+	int class_id;
+	u32 weight;
+
+	if (fl)
+		return fl;
+	fl = kzalloc(sizeof(*fl), GFP_ATOMIC);
+	if (!fl)
+		return NULL;
+	nq_host_policy(host, &class_id, &weight);
+	fl->host = host;
+	nqs_flow_init(&fl->f, domain_class(d, class_id), weight);
+	hash_add(d->flows, &fl->hnode, (unsigned long)host);
+	list_add_tail(&fl->lnode, &d->flow_list);
+	return fl;
+}
+
+/* Bring one flow in line with its host's policy; under d->lock. */
+static void flow_apply(struct nq_domain *d, struct nq_flow *fl)
+{
+	int class_id;
+	u32 weight;
+
+	nq_host_policy(fl->host, &class_id, &weight);
+	fl->f.weight = weight;
+	nqs_flow_set_class(&d->sched, &fl->f, domain_class(d, class_id));
+}
+
+static void domain_kick(struct nq_domain *d)
+{
+	queue_work(nq_wq, &d->work);
+}
+
+static enum hrtimer_restart domain_timer(struct hrtimer *t)
+{
+	domain_kick(container_of(t, struct nq_domain, timer));
+	return HRTIMER_NORESTART;
+}
+
+static bool req_dying(const struct nqs_req *r)
+{
+	return nq_hook_req_dying(r);
+}
+
+/* Pop one held request whose queue is going away; under d->lock. */
+static struct nqs_req *pop_dying(struct nq_domain *d)
+{
+	struct nq_flow *fl;
+
+	list_for_each_entry(fl, &d->flow_list, lnode) {
+		struct nqs_req *r;
+
+		if (!fl->f.nr_queued)
+			continue;
+		if (d->bypass)
+			return nqs_flow_pop(&d->sched, &fl->f, NULL);
+		r = nqs_flow_find(&fl->f, req_dying);
+		if (r)
+			return nqs_flow_pop(&d->sched, &fl->f, r);
+	}
+	return NULL;
+}
+
+/*
+ * The next request to execute: first any held request whose queue is going
+ * away (looked for every RELEASE_SCAN_NS, and always when bypassing), then
+ * what the scheduler allows. With nothing to run while requests are held,
+ * arm the timer for the next ceiling refill or scan, whichever is first.
+ */
+static struct nqs_req *next_request(struct nq_domain *d)
+{
+	struct nqs_req *r = NULL;
+	unsigned long flags;
+	u64 now = now_ns(), t;
+
+	spin_lock_irqsave(&d->lock, flags);
+	if (d->bypass || now >= d->scan_at) {
+		r = pop_dying(d);
+		if (!r)
+			d->scan_at = now + RELEASE_SCAN_NS;
+	}
+	if (!r)
+		r = nqs_next(&d->sched, now);
+	if (!r && d->sched.nr_queued) {
+		t = nqs_next_event(&d->sched, now);
+		if (!t || t > d->scan_at)
+			t = d->scan_at;
+		hrtimer_start(&d->timer, ns_to_ktime(t), HRTIMER_MODE_ABS);
+	}
+	spin_unlock_irqrestore(&d->lock, flags);
+	return r;
+}
+
+static void domain_work(struct work_struct *w)
+{
+	struct nq_domain *d = container_of(w, struct nq_domain, work);
+	struct nqs_req *r;
+
+	while ((r = next_request(d))) {
+		nq_hook_execute(r);
+		cond_resched();
+	}
+}
+
+static struct nq_domain *domain_find(u32 key)
+{
+	struct nq_domain *d;
+
+	list_for_each_entry_rcu(d, &domains, node)
+		if (d->key == key)
+			return d;
+	return NULL;
+}
+
+static struct nq_domain *domain_alloc(u32 key, const char *name)
+{
+	struct nq_domain *d = kzalloc(sizeof(*d), GFP_ATOMIC);
+
+	if (!d)
+		return NULL;
+	d->key = key;
+	strscpy(d->name, name, sizeof(d->name));
+	spin_lock_init(&d->lock);
+	nqs_domain_init(&d->sched, now_ns());
+	hash_init(d->flows);
+	INIT_LIST_HEAD(&d->flow_list);
+	INIT_WORK(&d->work, domain_work);
+	hrtimer_init(&d->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	d->timer.function = domain_timer;
+	d->bypass = READ_ONCE(bypass_all);
+	d->rate_ns = now_ns();
+	return d;
+}
+
+/* The domain of backing device @key, created on first use; NULL if short of memory. */
+struct nq_domain *nq_domain_get(u32 key, const char *name)
+{
+	struct nq_domain *d, *new;
+	unsigned long flags;
+
+	rcu_read_lock();
+	d = domain_find(key);
+	rcu_read_unlock();
+	if (d)
+		return d;
+
+	new = domain_alloc(key, name);
+	if (!new)
+		return NULL;
+	spin_lock_irqsave(&domains_lock, flags);
+	d = domain_find(key);
+	if (!d) {
+		list_add_tail_rcu(&new->node, &domains);
+		d = new;
+		new = NULL;
+	}
+	spin_unlock_irqrestore(&domains_lock, flags);
+	kfree(new);
+	return d;
+}
+
+/*
+ * Offer a request to its domain. True: the caller executes it now. False:
+ * it is held and the domain's worker will execute it.
+ */
+bool nq_domain_submit(struct nq_domain *d, struct nq_host *host,
+		      struct nqs_req *r)
+{
+	struct nq_flow *fl;
+	unsigned long flags;
+	bool now;
+
+	spin_lock_irqsave(&d->lock, flags);
+	fl = d->bypass ? NULL : flow_get(d, host);
+	if (!fl) {
+		/* Not scheduled: completion must not account it. */
+		r->flow = NULL;
+		spin_unlock_irqrestore(&d->lock, flags);
+		return true;
+	}
+	r->flow = &fl->f;
+	now = nqs_submit(&d->sched, r, now_ns());
+	spin_unlock_irqrestore(&d->lock, flags);
+	if (!now)
+		domain_kick(d);
+	return now;
+}
+
+static void update_rate(struct nq_domain *d, u64 now)
+{
+	if (now - d->rate_ns < NSEC_PER_SEC)
+		return;
+	d->rate = div64_u64((d->sched.completed_cost - d->rate_cost) * NSEC_PER_SEC,
+			    now - d->rate_ns);
+	d->rate_cost = d->sched.completed_cost;
+	d->rate_ns = now;
+}
+
+void nq_domain_complete(struct nq_domain *d, struct nqs_req *r, u64 lat_ns)
+{
+	unsigned long flags;
+	bool kick;
+	u64 now = now_ns();
+
+	if (!r->flow)
+		return;
+	spin_lock_irqsave(&d->lock, flags);
+	nqs_complete(&d->sched, r, lat_ns, now);
+	update_rate(d, now);
+	kick = d->sched.nr_queued;
+	spin_unlock_irqrestore(&d->lock, flags);
+	if (kick)
+		domain_kick(d);
+}
+
+/* Push the policy to every domain; queued requests follow at once. */
+void nq_domains_apply(void)
+{
+	struct nq_domain *d;
+	struct nq_flow *fl;
+	unsigned long flags;
+	int id;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(d, &domains, node) {
+		spin_lock_irqsave(&d->lock, flags);
+		for (id = 0; id < NQ_MAX_CLASSES; id++) {
+			struct nqs_class_conf conf;
+			u32 gen;
+
+			if (d->cls_gen[id] && nq_class_conf(id, &gen, &conf) &&
+			    gen == d->cls_gen[id])
+				nqs_class_set_conf(&d->cls[id], &conf, now_ns());
+		}
+		list_for_each_entry(fl, &d->flow_list, lnode)
+			flow_apply(d, fl);
+		spin_unlock_irqrestore(&d->lock, flags);
+		domain_kick(d);
+	}
+	rcu_read_unlock();
+}
+
+/* Unload: stop holding requests and release every one held. */
+void nq_domains_bypass(void)
+{
+	struct nq_domain *d;
+	unsigned long flags;
+
+	WRITE_ONCE(bypass_all, true);
+	rcu_read_lock();
+	list_for_each_entry_rcu(d, &domains, node) {
+		spin_lock_irqsave(&d->lock, flags);
+		d->bypass = true;
+		spin_unlock_irqrestore(&d->lock, flags);
+		domain_kick(d);
+	}
+	rcu_read_unlock();
+	flush_workqueue(nq_wq);
+}
+
+static void snapshot(struct nq_domain *d, struct nq_dev_snapshot *s)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&d->lock, flags);
+	s->id = d->key;
+	strscpy(s->name, d->name, sizeof(s->name));
+	s->depth = d->sched.depth;
+	s->inflight = d->sched.inflight;
+	s->queued = d->sched.nr_queued;
+	s->cost = d->sched.completed_cost;
+	s->rate = d->rate;
+	s->write_pct = d->sched.cost.write_pct;
+	s->io_cost = d->sched.cost.io_cost;
+	spin_unlock_irqrestore(&d->lock, flags);
+}
+
+int nq_domain_walk(unsigned long *pos,
+		   int (*fn)(const struct nq_dev_snapshot *snap, void *arg),
+		   void *arg)
+{
+	struct nq_dev_snapshot snap;
+	struct nq_domain *d;
+	unsigned long idx = 0;
+	int ret = 0;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(d, &domains, node) {
+		if (idx++ < *pos)
+			continue;
+		snapshot(d, &snap);
+		ret = fn(&snap, arg);
+		if (ret)
+			break;
+		(*pos)++;
+	}
+	rcu_read_unlock();
+	return ret;
+}
+
+u64 nq_domains_host_queued(const struct nq_host *host)
+{
+	struct nq_domain *d;
+	struct nq_flow *fl;
+	unsigned long flags;
+	u64 n = 0;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(d, &domains, node) {
+		spin_lock_irqsave(&d->lock, flags);
+		fl = flow_find(d, (struct nq_host *)host);
+		if (fl)
+			n += fl->f.nr_queued;
+		spin_unlock_irqrestore(&d->lock, flags);
+	}
+	rcu_read_unlock();
+	return n;
+}
+
+void nq_domains_class_stats(int id, struct nq_class_stats *st)
+{
+	struct nq_domain *d;
+	unsigned long flags;
+	u32 gen;
+	struct nqs_class_conf conf;
+
+	memset(st, 0, sizeof(*st));
+	if (!nq_class_conf(id, &gen, &conf))
+		return;
+	rcu_read_lock();
+	list_for_each_entry_rcu(d, &domains, node) {
+		spin_lock_irqsave(&d->lock, flags);
+		if (d->cls_gen[id] == gen) {
+			st->ios += d->cls[id].disp_ios;
+			st->bytes[0] += d->cls[id].disp_bytes[0];
+			st->bytes[1] += d->cls[id].disp_bytes[1];
+			st->cost += d->cls[id].disp_cost;
+			st->queued += d->cls[id].nr_queued;
+		}
+		spin_unlock_irqrestore(&d->lock, flags);
+	}
+	rcu_read_unlock();
+}
+
+int nq_domains_init(void)
+{
+	nq_wq = alloc_workqueue("nvmet_qos", WQ_UNBOUND | WQ_HIGHPRI |
+				WQ_MEM_RECLAIM, 0);
+	return nq_wq ? 0 : -ENOMEM;
+}
+
+/* Called once nothing can reach a domain any more. */
+void nq_domains_exit(void)
+{
+	struct nq_domain *d, *dtmp;
+	struct nq_flow *fl, *ftmp;
+
+	list_for_each_entry_safe(d, dtmp, &domains, node) {
+		cancel_work_sync(&d->work);
+		hrtimer_cancel(&d->timer);
+		WARN_ON_ONCE(d->sched.nr_queued);
+		list_for_each_entry_safe(fl, ftmp, &d->flow_list, lnode)
+			kfree(fl);
+		list_del(&d->node);
+		kfree(d);
+	}
+	destroy_workqueue(nq_wq);
+}

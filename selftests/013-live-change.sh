@@ -1,0 +1,64 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Shares change from 50/50 to 30/70 in the middle of a run. Every
+# per-second sample of fio's bandwidth log (time-stamped in Unix time)
+# that ends before the change splits 50/50, and every one that starts 1 s
+# or more after it splits 30/70, within 3 percentage points (the first 2 s
+# are fio's ramp).
+. "$(dirname "$0")/lib.sh"
+nq_require nvme fio python3
+
+SECS=24
+CHANGE=10
+
+nq_target_setup 50 512
+d1=$(nq_connect 1) || exit 1
+d2=$(nq_connect 2) || exit 1
+
+nq_load_qos
+nq_ctl class add a --share 50
+nq_ctl class add b --share 50
+nq_ctl host assign "$(host_nqn 1)" a
+nq_ctl host assign "$(host_nqn 2)" b
+
+( sleep $CHANGE; date +%s.%N > "$NQ_WORK/changed"
+  "$NQ_CTL" class set a --share 30 && "$NQ_CTL" class set b --share 70 ) &
+changer=$!
+nq_fio_hosts live "$SECS" "--rw=randread --bs=128k --iodepth=16 \
+	--write_bw_log=$NQ_WORK/bw@N@ --log_avg_msec=1000 --log_unix_epoch=1" "$d1" "$d2"
+wait $changer || fail "changing shares failed"
+
+python3 - "$NQ_WORK" <<'PY' || fail "split did not follow the change"
+import glob, sys
+work = sys.argv[1]
+change = float(open(f"{work}/changed").read())
+def series(n):
+    f = sorted(glob.glob(f"{work}/bw{n}_bw.*.log"))[0]
+    out = {}
+    for line in open(f):
+        t, v = [int(x) for x in line.split(",")[:2]]
+        out[round(t / 1000)] = (v, t / 1000.0)  # window end, Unix time
+    return out
+a, b = series(1), series(2)
+t0 = min(set(a) & set(b))
+print(f"# shares changed {change - t0 + 1:.2f} s into the run")
+bad = 0
+for s in sorted(set(a) & set(b)):
+    (va, ea), (vb, eb) = a[s], b[s]
+    if not va + vb:
+        continue
+    share = 100.0 * va / (va + vb)
+    if s - t0 >= 2 and max(ea, eb) <= change:
+        want = 50
+    elif min(ea, eb) - 1 >= change + 1:
+        want = 30
+    else:
+        want = None
+    ok = want is None or abs(share - want) <= 3
+    print(f"# t={s - t0 + 1:2d}s host1 {share:5.1f}% (want {want or '-'}){'' if ok else '  <-- off'}")
+    bad += not ok
+sys.exit(1 if bad else 0)
+PY
+
+nq_finish
