@@ -5,6 +5,7 @@
 #   make            build kmod/nvmet-qos.ko and ctl/nvmet-qos
 #   make deps       install the Debian packages the build, tests and demo need
 #   make check      run every test: unit tests here, kernel tests in a VM
+#   make demo       the AI pipeline on a target in a VM: 30/70, then live 50/50
 #
 # KDIR       kernel build directory (default: running kernel's, else the
 #            newest installed Debian linux-headers-*-amd64)
@@ -23,7 +24,7 @@ DEBIAN_PKGS := build-essential bc bison flex kmod pkg-config cpio xz-utils \
 	qemu-system-x86 busybox-static nvme-cli fio \
 	libnl-3-dev libnl-genl-3-dev
 
-.PHONY: all module ctl deps check unit-check vm-check clean FORCE
+.PHONY: all module ctl deps check unit-check vm-check demo clean FORCE
 
 all: module ctl
 
@@ -51,6 +52,10 @@ unit-check: all
 
 vm-check: all
 	KDIR=$(KDIR) scripts/check --vm-only
+
+# The main job where no storage head is at hand: a target in a VM.
+demo: all
+	KDIR=$(KDIR) scripts/vm --timeout 900 -- scripts/demo-vm
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) NVMET_DIR=$(NVMET_DIR) clean 2>/dev/null || true

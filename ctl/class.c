@@ -16,6 +16,7 @@
 #include "nvmet_qos.h"
 #include "nl.h"
 #include "nvmet-qos.h"
+#include "obj.h"
 #include "parse.h"
 #include "table.h"
 
@@ -89,42 +90,19 @@ struct qclass {
 	char name[NVMET_QOS_CLASS_NAME_MAX_LEN + 1];
 	uint64_t val[NFIELDS];
 	bool have[NFIELDS];
+	uint64_t share_sum;	/* base of SHARE%, set once all are read */
 };
 
 /* ---- Reading replies ---------------------------------------------------- */
 
-static int class_from_attrs(struct nlattr **tb, struct qclass *c)
+static int class_from_attrs(struct nlattr **tb, void *obj)
 {
+	struct qclass *c = obj;
+
 	if (!tb[NVMET_QOS_A_CLASS_NAME])
 		return -EBADMSG;
 	nla_strlcpy(c->name, tb[NVMET_QOS_A_CLASS_NAME], sizeof(c->name));
 	qos_nla_fields(tb, class_fields, NFIELDS, c->val, c->have);
-	return 0;
-}
-
-static int class_vec_add(struct nlattr **tb, void *arg)
-{
-	struct qclass *c = vec_push(arg, sizeof(*c));
-
-	if (!c)
-		return -ENOMEM;
-	return class_from_attrs(tb, c);
-}
-
-struct class_one {
-	struct qclass c;
-	bool found;
-};
-
-static int class_one_set(struct nlattr **tb, void *arg)
-{
-	struct class_one *one = arg;
-
-	if (one->found)
-		return 0;
-	if (class_from_attrs(tb, &one->c))
-		return -EBADMSG;
-	one->found = true;
 	return 0;
 }
 
@@ -164,27 +142,38 @@ static uint64_t share_sum(const struct qclass *v, size_t n,
 	return sum;
 }
 
-/* Share in % of @sum with one decimal, or false when it has no hosts. */
-static bool share_pct(const struct qclass *c, uint64_t sum, char *buf,
-		      size_t len)
+/* Share in % of the sum with one decimal, or false when it has no hosts. */
+static bool share_pct(const struct qclass *c, char *buf, size_t len)
 {
-	if (!c->val[CF_HOSTS] || !sum)
+	if (!c->val[CF_HOSTS] || !c->share_sum)
 		return false;
-	snprintf(buf, len, "%.1f", 100.0 * c->val[CF_SHARE] / sum);
+	snprintf(buf, len, "%.1f", 100.0 * c->val[CF_SHARE] / c->share_sum);
 	return true;
+}
+
+/* "list": every class is shown, so the sum is over the dump alone. */
+static void class_prepare(void *v, size_t n)
+{
+	struct qclass *c = v;
+	uint64_t sum = share_sum(c, n, NULL);
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		c[i].share_sum = sum;
 }
 
 /* ---- Output ------------------------------------------------------------- */
 
-static int class_print_json(const struct qclass *c, uint64_t sum)
+static int class_print_json(const void *obj)
 {
+	const struct qclass *c = obj;
 	char pct[32];
 
 	fputs("{\"name\":", stdout);
 	if (json_print_str(stdout, c->name))
 		return -1;
 	json_print_fields(stdout, class_fields, CF_SHARE + 1, c->val, c->have);
-	printf(",\"share_pct\":%s", share_pct(c, sum, pct, sizeof(pct)) ?
+	printf(",\"share_pct\":%s", share_pct(c, pct, sizeof(pct)) ?
 	       pct : "null");
 	json_print_fields(stdout, class_fields + CF_MIN_BPS,
 			  NFIELDS - CF_MIN_BPS, c->val + CF_MIN_BPS,
@@ -193,144 +182,66 @@ static int class_print_json(const struct qclass *c, uint64_t sum)
 	return 0;
 }
 
-static int class_print_list_json(const struct qclass *v, size_t n,
-				 uint64_t sum)
+static void class_table_head(struct table *t)
 {
 	size_t i;
 
-	fputs("{\"classes\":[", stdout);
-	for (i = 0; i < n; i++) {
-		if (i)
-			putchar(',');
-		if (class_print_json(&v[i], sum))
-			return -1;
-	}
-	fputs("]}\n", stdout);
-	return 0;
+	table_add(t, "CLASS");
+	table_add(t, class_fields[CF_SHARE].title);
+	table_add(t, "SHARE%");
+	for (i = CF_MIN_BPS; i < NFIELDS; i++)
+		if (class_fields[i].title)
+			table_add(t, class_fields[i].title);
 }
 
-static void class_table_row(struct table *t, const struct qclass *c,
-			    uint64_t sum)
+static void class_table_row(struct table *t, const void *obj)
 {
+	const struct qclass *c = obj;
 	char pct[32];
 
 	table_add(t, c->name);
 	table_add_fields(t, class_fields, CF_SHARE + 1, c->val, c->have);
-	table_add(t, share_pct(c, sum, pct, sizeof(pct)) ? pct : "-");
+	table_add(t, share_pct(c, pct, sizeof(pct)) ? pct : "-");
 	table_add_fields(t, class_fields + CF_MIN_BPS, NFIELDS - CF_MIN_BPS,
 			 c->val + CF_MIN_BPS, c->have + CF_MIN_BPS);
 }
 
-static int class_print_table(const struct qclass *v, size_t n, uint64_t sum)
-{
-	struct table t;
-	size_t i;
-	int err;
-
-	/* CLASS SHARE SHARE% MIN MAX MIN-IOPS MAX-IOPS BURST LAT HOSTS READ WRITE QUEUED */
-	table_init(&t, "lrrrrrrrlrrrr");
-	table_add(&t, "CLASS");
-	table_add(&t, class_fields[CF_SHARE].title);
-	table_add(&t, "SHARE%");
-	for (i = CF_MIN_BPS; i < NFIELDS; i++)
-		if (class_fields[i].title)
-			table_add(&t, class_fields[i].title);
-
-	for (i = 0; i < n; i++)
-		class_table_row(&t, &v[i], sum);
-	err = table_print(&t, stdout);
-	table_free(&t);
-	return err;
-}
-
 /* ---- list and show ------------------------------------------------------ */
 
-static int class_dump(struct qos_nl *nl, struct vec *cv)
-{
-	struct qos_nl_status st;
-	int err;
-
-	err = qos_nl_dump(nl, NVMET_QOS_CMD_CLASS_GET, &class_set,
-			  class_vec_add, vec_reset, cv, &st);
-	if (err)
-		qos_nl_perror(&st, &class_set);
-	return err;
-}
+static const struct qos_obj class_obj = {
+	.set = &class_set,
+	.get_cmd = NVMET_QOS_CMD_CLASS_GET,
+	.key_attr = NVMET_QOS_A_CLASS_NAME,
+	.name = "class",
+	.list_key = "classes",
+	.size = sizeof(struct qclass),
+	.from_attrs = class_from_attrs,
+	.cmp = class_cmp,
+	.prepare = class_prepare,
+	.print_json = class_print_json,
+	/* CLASS SHARE SHARE% MIN MAX MIN-IOPS MAX-IOPS BURST LAT HOSTS READ WRITE QUEUED */
+	.align = "lrrrrrrrlrrrr",
+	.table_head = class_table_head,
+	.table_row = class_table_row,
+};
 
 int cmd_class_list(const struct cmd *cmd, int argc, char **argv)
 {
-	struct vec cv = { 0 };
-	struct qos_nl nl;
-	int ret = QOS_EXIT_ERROR;
-	uint64_t sum;
 	bool json;
-	int err;
 
 	json = cmd_parse_json(cmd, argc, argv);
 	cmd_max_operands(cmd, argc, argv, 0);
-
-	if (qos_nl_open(&nl))
-		return QOS_EXIT_ERROR;
-	if (class_dump(&nl, &cv))
-		goto out;
-
-	if (cv.n)
-		qsort(cv.v, cv.n, sizeof(struct qclass), class_cmp);
-	sum = share_sum(cv.v, cv.n, NULL);
-	err = json ? class_print_list_json(cv.v, cv.n, sum) :
-		     class_print_table(cv.v, cv.n, sum);
-	if (err) {
-		fprintf(stderr, "nvmet-qos: %s\n", strerror(ENOMEM));
-		goto out;
-	}
-	ret = QOS_EXIT_OK;
-out:
-	free(cv.v);
-	qos_nl_close(&nl);
-	return ret;
-}
-
-static int class_get_one(struct qos_nl *nl, const char *name,
-			 struct class_one *one)
-{
-	struct qos_nl_status st;
-	struct nl_msg *msg;
-	int err;
-
-	msg = qos_nl_msg(nl, NVMET_QOS_CMD_CLASS_GET, 0);
-	if (!msg || nla_put_string(msg, NVMET_QOS_A_CLASS_NAME, name) < 0) {
-		nlmsg_free(msg);
-		fprintf(stderr, "nvmet-qos: %s\n", strerror(ENOMEM));
-		return -ENOMEM;
-	}
-
-	err = qos_nl_exec(nl, msg, &class_set, class_one_set, one, &st);
-	if (err == -ENOENT && !st.local && !st.msg[0]) {
-		fprintf(stderr, "nvmet-qos: class \"%s\" not found\n", name);
-		return err;
-	}
-	if (err) {
-		qos_nl_perror(&st, &class_set);
-		return err;
-	}
-	if (!one->found) {
-		fprintf(stderr, "nvmet-qos: the kernel sent no reply for class \"%s\"\n",
-			name);
-		return -ENODATA;
-	}
-	return 0;
+	return qos_obj_list(&class_obj, json);
 }
 
 int cmd_class_show(const struct cmd *cmd, int argc, char **argv)
 {
-	struct class_one one = { .found = false };
 	struct vec cv = { 0 };
+	struct qclass c;
 	const char *name;
 	struct qos_nl nl;
 	int ret = QOS_EXIT_ERROR;
-	uint64_t sum;
 	bool json;
-	int err;
 
 	json = cmd_parse_json(cmd, argc, argv);
 	name = cmd_operand(cmd, argc, argv, "NAME");
@@ -341,22 +252,11 @@ int cmd_class_show(const struct cmd *cmd, int argc, char **argv)
 		return QOS_EXIT_ERROR;
 
 	/* The class itself, then every class for the base of SHARE%. */
-	if (class_get_one(&nl, name, &one) || class_dump(&nl, &cv))
-		goto out;
-	sum = share_sum(cv.v, cv.n, &one.c);
-
-	if (json) {
-		err = class_print_json(&one.c, sum);
-		putchar('\n');
-	} else {
-		err = class_print_table(&one.c, 1, sum);
+	if (!qos_obj_get(&nl, &class_obj, name, &c) &&
+	    !qos_obj_dump(&nl, &class_obj, &cv)) {
+		c.share_sum = share_sum(cv.v, cv.n, &c);
+		ret = qos_obj_print_one(&class_obj, &c, json);
 	}
-	if (err) {
-		fprintf(stderr, "nvmet-qos: %s\n", strerror(ENOMEM));
-		goto out;
-	}
-	ret = QOS_EXIT_OK;
-out:
 	free(cv.v);
 	qos_nl_close(&nl);
 	return ret;
@@ -497,32 +397,31 @@ static int class_put_conf(struct nl_msg *msg, const char *name,
 	return 0;
 }
 
+/* What class_change() sends. */
+struct class_req {
+	const char *name;
+	const struct class_conf *conf;
+};
+
+static int class_put_req(struct nl_msg *msg, const void *arg)
+{
+	const struct class_req *r = arg;
+
+	return class_put_conf(msg, r->name, r->conf);
+}
+
 /* Send one class request; @conf is NULL for a delete. */
 static int class_change(uint8_t cmd, const char *name,
 			const struct class_conf *conf)
 {
 	static const struct class_conf none = { .latency = -1 };
+	const struct class_req req = { name, conf ? conf : &none };
 	char what[64];
-	struct qos_nl nl;
-	struct nl_msg *msg;
-	int err;
 
-	if (qos_nl_open(&nl))
-		return QOS_EXIT_ERROR;
-
-	msg = qos_nl_msg(&nl, cmd, 0);
-	if (!msg || class_put_conf(msg, name, conf ? conf : &none)) {
-		nlmsg_free(msg);
-		fprintf(stderr, "nvmet-qos: %s\n", strerror(ENOMEM));
-		qos_nl_close(&nl);
-		return QOS_EXIT_ERROR;
-	}
 	/* A class that is not there can only be the one named. */
 	snprintf(what, sizeof(what), "class \"%s\"", name);
-	err = qos_nl_change(&nl, msg, &class_set,
-			    cmd == NVMET_QOS_CMD_CLASS_NEW ? NULL : what);
-	qos_nl_close(&nl);
-	return err ? QOS_EXIT_ERROR : QOS_EXIT_OK;
+	return qos_obj_change(cmd, &class_set, class_put_req, &req,
+			      cmd == NVMET_QOS_CMD_CLASS_NEW ? NULL : what);
 }
 
 static const char *class_name_operand(const struct cmd *cmd, int argc,

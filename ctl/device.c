@@ -16,6 +16,7 @@
 #include "nvmet_qos.h"
 #include "nl.h"
 #include "nvmet-qos.h"
+#include "obj.h"
 #include "parse.h"
 #include "table.h"
 
@@ -83,16 +84,13 @@ struct device {
 	bool have[NFIELDS];
 };
 
-static int dev_vec_add(struct nlattr **tb, void *arg)
+static int dev_from_attrs(struct nlattr **tb, void *obj)
 {
-	struct device *d;
+	struct device *d = obj;
 
 	/* The id is the key; a domain without it is a malformed reply. */
 	if (!tb[NVMET_QOS_A_DEV_ID])
 		return -EBADMSG;
-	d = vec_push(arg, sizeof(*d));
-	if (!d)
-		return -ENOMEM;
 	d->id = nla_get_u32(tb[NVMET_QOS_A_DEV_ID]);
 	if (tb[NVMET_QOS_A_DEV_NAME])
 		nla_strlcpy(d->name, tb[NVMET_QOS_A_DEV_NAME], sizeof(d->name));
@@ -117,8 +115,10 @@ static unsigned int dev_minor(uint32_t id)
 	return id & DEV_MINOR_MASK;
 }
 
-static int dev_print_json(const struct device *d)
+static int dev_print_json(const void *obj)
 {
+	const struct device *d = obj;
+
 	fputs("{\"name\":", stdout);
 	if (!d->name[0])
 		fputs("null", stdout);
@@ -131,81 +131,48 @@ static int dev_print_json(const struct device *d)
 	return 0;
 }
 
-static int dev_print_list_json(const struct device *v, size_t n)
+static void dev_table_head(struct table *t)
 {
 	size_t i;
 
-	fputs("{\"devices\":[", stdout);
-	for (i = 0; i < n; i++) {
-		if (i)
-			putchar(',');
-		if (dev_print_json(&v[i]))
-			return -1;
-	}
-	fputs("]}\n", stdout);
-	return 0;
-}
-
-static int dev_print_table(const struct device *v, size_t n)
-{
-	char id[24];
-	struct table t;
-	size_t i;
-	int err;
-
-	/* DEVICE ID DEPTH INFLIGHT QUEUED RATE WRITE-COST IO-COST */
-	table_init(&t, "lrrrrrrr");
-	table_add(&t, "DEVICE");
-	table_add(&t, "ID");
+	table_add(t, "DEVICE");
+	table_add(t, "ID");
 	for (i = 0; i < NFIELDS; i++)
 		if (dev_fields[i].title)
-			table_add(&t, dev_fields[i].title);
-
-	for (i = 0; i < n; i++) {
-		snprintf(id, sizeof(id), "%u:%u", dev_major(v[i].id),
-			 dev_minor(v[i].id));
-		table_add(&t, v[i].name[0] ? v[i].name : "-");
-		table_add(&t, id);
-		table_add_fields(&t, dev_fields, NFIELDS, v[i].val, v[i].have);
-	}
-	err = table_print(&t, stdout);
-	table_free(&t);
-	return err;
+			table_add(t, dev_fields[i].title);
 }
+
+static void dev_table_row(struct table *t, const void *obj)
+{
+	const struct device *d = obj;
+	char id[24];
+
+	snprintf(id, sizeof(id), "%u:%u", dev_major(d->id), dev_minor(d->id));
+	table_add(t, d->name[0] ? d->name : "-");
+	table_add(t, id);
+	table_add_fields(t, dev_fields, NFIELDS, d->val, d->have);
+}
+
+static const struct qos_obj dev_obj = {
+	.set = &dev_set,
+	.get_cmd = NVMET_QOS_CMD_DEV_GET,
+	.name = "device",
+	.list_key = "devices",
+	.size = sizeof(struct device),
+	.from_attrs = dev_from_attrs,
+	.cmp = dev_cmp,
+	.print_json = dev_print_json,
+	/* DEVICE ID DEPTH INFLIGHT QUEUED RATE WRITE-COST IO-COST */
+	.align = "lrrrrrrr",
+	.table_head = dev_table_head,
+	.table_row = dev_table_row,
+};
 
 int cmd_device_list(const struct cmd *cmd, int argc, char **argv)
 {
-	struct vec dv = { 0 };
-	struct qos_nl_status st;
-	struct qos_nl nl;
-	int ret = QOS_EXIT_ERROR;
 	bool json;
-	int err;
 
 	json = cmd_parse_json(cmd, argc, argv);
 	cmd_max_operands(cmd, argc, argv, 0);
-
-	if (qos_nl_open(&nl))
-		return QOS_EXIT_ERROR;
-
-	err = qos_nl_dump(&nl, NVMET_QOS_CMD_DEV_GET, &dev_set, dev_vec_add,
-			  vec_reset, &dv, &st);
-	if (err) {
-		qos_nl_perror(&st, &dev_set);
-		goto out;
-	}
-
-	if (dv.n)
-		qsort(dv.v, dv.n, sizeof(struct device), dev_cmp);
-	err = json ? dev_print_list_json(dv.v, dv.n) :
-		     dev_print_table(dv.v, dv.n);
-	if (err) {
-		fprintf(stderr, "nvmet-qos: %s\n", strerror(ENOMEM));
-		goto out;
-	}
-	ret = QOS_EXIT_OK;
-out:
-	free(dv.v);
-	qos_nl_close(&nl);
-	return ret;
+	return qos_obj_list(&dev_obj, json);
 }

@@ -15,6 +15,7 @@
 #include "nvmet_qos.h"
 #include "nl.h"
 #include "nvmet-qos.h"
+#include "obj.h"
 #include "parse.h"
 #include "table.h"
 
@@ -82,8 +83,10 @@ struct host {
 	bool have[NFIELDS];
 };
 
-static int host_from_attrs(struct nlattr **tb, struct host *h)
+static int host_from_attrs(struct nlattr **tb, void *obj)
 {
+	struct host *h = obj;
+
 	/* A host without its key is useless; do not invent one. */
 	if (!tb[NVMET_QOS_A_HOST_NQN])
 		return -EBADMSG;
@@ -99,35 +102,6 @@ static int host_from_attrs(struct nlattr **tb, struct host *h)
 	return 0;
 }
 
-static int host_vec_add(struct nlattr **tb, void *arg)
-{
-	struct host *h = vec_push(arg, sizeof(*h));
-
-	if (!h)
-		return -ENOMEM;
-	if (host_from_attrs(tb, h))
-		return -EBADMSG;
-	return 0;
-}
-
-/* For "show": keep the first reply, a do request should send only one. */
-struct host_one {
-	struct host h;
-	bool found;
-};
-
-static int host_one_set(struct nlattr **tb, void *arg)
-{
-	struct host_one *one = arg;
-
-	if (one->found)
-		return 0;
-	if (host_from_attrs(tb, &one->h))
-		return -EBADMSG;
-	one->found = true;
-	return 0;
-}
-
 static int host_cmp(const void *a, const void *b)
 {
 	const struct host *ha = a, *hb = b;
@@ -135,8 +109,10 @@ static int host_cmp(const void *a, const void *b)
 	return strcmp(ha->nqn, hb->nqn);
 }
 
-static int host_print_json(const struct host *h)
+static int host_print_json(const void *obj)
 {
+	const struct host *h = obj;
+
 	fputs("{\"nqn\":", stdout);
 	if (json_print_str(stdout, h->nqn))
 		return -1;
@@ -150,154 +126,88 @@ static int host_print_json(const struct host *h)
 	return 0;
 }
 
-/* Plain table with exact integers, so scripts and tests can compare them. */
-static int host_print_table(const struct host *hosts, size_t n)
+/* NQN and class to the left, every number to the right. */
+static const char host_align[] = "llrrrrrrr";
+_Static_assert(sizeof(host_align) == 2 + NFIELDS + 1,
+	       "host_align needs one column per field");
+
+static void host_table_head(struct table *t)
 {
-	char align[2 + NFIELDS + 1];
-	struct table t;
 	size_t i;
-	int err;
 
-	/* NQN and class to the left, every number to the right. */
-	memset(align, 'r', sizeof(align) - 1);
-	align[0] = align[1] = 'l';
-	align[sizeof(align) - 1] = '\0';
-	table_init(&t, align);
-
-	table_add(&t, "HOST NQN");
-	table_add(&t, "CLASS");
+	table_add(t, "HOST NQN");
+	table_add(t, "CLASS");
 	for (i = 0; i < NFIELDS; i++)
-		table_add(&t, host_fields[i].title);
-
-	for (i = 0; i < n; i++) {
-		table_add(&t, hosts[i].nqn);
-		table_add(&t, hosts[i].have_class ? hosts[i].class : "-");
-		table_add_fields(&t, host_fields, NFIELDS, hosts[i].val,
-				 hosts[i].have);
-	}
-	err = table_print(&t, stdout);
-	table_free(&t);
-	return err;
+		table_add(t, host_fields[i].title);
 }
 
-static int host_print_list_json(const struct host *hosts, size_t n)
+/* Plain table with exact integers, so scripts and tests can compare them. */
+static void host_table_row(struct table *t, const void *obj)
 {
-	size_t i;
+	const struct host *h = obj;
 
-	fputs("{\"hosts\":[", stdout);
-	for (i = 0; i < n; i++) {
-		if (i)
-			putchar(',');
-		if (host_print_json(&hosts[i]))
-			return -1;
-	}
-	fputs("]}\n", stdout);
-	return 0;
+	table_add(t, h->nqn);
+	table_add(t, h->have_class ? h->class : "-");
+	table_add_fields(t, host_fields, NFIELDS, h->val, h->have);
 }
+
+static const struct qos_obj host_obj = {
+	.set = &host_set,
+	.get_cmd = NVMET_QOS_CMD_HOST_GET,
+	.key_attr = NVMET_QOS_A_HOST_NQN,
+	.name = "host",
+	.list_key = "hosts",
+	.size = sizeof(struct host),
+	.from_attrs = host_from_attrs,
+	.cmp = host_cmp,
+	.print_json = host_print_json,
+	.align = host_align,
+	.table_head = host_table_head,
+	.table_row = host_table_row,
+};
 
 int cmd_host_list(const struct cmd *cmd, int argc, char **argv)
 {
-	struct vec hv = { 0 };
-	struct qos_nl_status st;
-	struct qos_nl nl;
-	int ret = QOS_EXIT_ERROR;
 	bool json;
-	int err;
 
 	json = cmd_parse_json(cmd, argc, argv);
 	cmd_max_operands(cmd, argc, argv, 0);
-
-	if (qos_nl_open(&nl))
-		return QOS_EXIT_ERROR;
-
-	err = qos_nl_dump(&nl, NVMET_QOS_CMD_HOST_GET, &host_set, host_vec_add,
-			  vec_reset, &hv, &st);
-	if (err) {
-		qos_nl_perror(&st, &host_set);
-		goto out;
-	}
-
-	/* The kernel's order is hash order; sorted output diffs nicely. */
-	if (hv.n)
-		qsort(hv.v, hv.n, sizeof(struct host), host_cmp);
-	err = json ? host_print_list_json(hv.v, hv.n) :
-		     host_print_table(hv.v, hv.n);
-	if (err) {
-		fprintf(stderr, "nvmet-qos: %s\n", strerror(ENOMEM));
-		goto out;
-	}
-	ret = QOS_EXIT_OK;
-out:
-	free(hv.v);
-	qos_nl_close(&nl);
-	return ret;
-}
-
-static int host_get_one(struct qos_nl *nl, const char *nqn,
-			struct host_one *one)
-{
-	struct qos_nl_status st;
-	struct nl_msg *msg;
-	int err;
-
-	msg = qos_nl_msg(nl, NVMET_QOS_CMD_HOST_GET, 0);
-	if (!msg || nla_put_string(msg, NVMET_QOS_A_HOST_NQN, nqn) < 0) {
-		nlmsg_free(msg);
-		fprintf(stderr, "nvmet-qos: %s\n", strerror(ENOMEM));
-		return -ENOMEM;
-	}
-
-	err = qos_nl_exec(nl, msg, &host_set, host_one_set, one, &st);
-	if (err == -ENOENT && !st.local && !st.msg[0]) {
-		fprintf(stderr, "nvmet-qos: host \"%s\" not found\n", nqn);
-		return err;
-	}
-	if (err) {
-		qos_nl_perror(&st, &host_set);
-		return err;
-	}
-	if (!one->found) {
-		fprintf(stderr, "nvmet-qos: the kernel sent no reply for host \"%s\"\n",
-			nqn);
-		return -ENODATA;
-	}
-	return 0;
+	return qos_obj_list(&host_obj, json);
 }
 
 int cmd_host_show(const struct cmd *cmd, int argc, char **argv)
 {
-	struct host_one one = { .found = false };
+	struct host h;
 	const char *nqn;
-	struct qos_nl nl;
-	int ret = QOS_EXIT_ERROR;
 	bool json;
-	int err;
 
 	json = cmd_parse_json(cmd, argc, argv);
 	nqn = cmd_operand(cmd, argc, argv, "HOSTNQN");
 	cmd_max_operands(cmd, argc, argv, 0);
 	arg_nqn(nqn);
+	return qos_obj_show(&host_obj, nqn, &h, json);
+}
 
-	if (qos_nl_open(&nl))
-		return QOS_EXIT_ERROR;
+/* What host_change() sends. */
+struct host_req {
+	const char *nqn;
+	const char *class;
+	uint32_t weight;
+};
 
-	if (host_get_one(&nl, nqn, &one))
-		goto out;
+static int host_put_req(struct nl_msg *msg, const void *arg)
+{
+	const struct host_req *r = arg;
 
-	if (json) {
-		err = host_print_json(&one.h);
-		putchar('\n');
-	} else {
-		err = host_print_table(&one.h, 1);
-	}
-	if (err) {
-		fprintf(stderr, "nvmet-qos: %s\n", strerror(ENOMEM));
-		goto out;
-	}
-	ret = QOS_EXIT_OK;
-out:
-	qos_nl_close(&nl);
-	return ret;
+	if (nla_put_string(msg, NVMET_QOS_A_HOST_NQN, r->nqn) < 0)
+		return -ENOMEM;
+	if (r->class &&
+	    nla_put_string(msg, NVMET_QOS_A_HOST_CLASS, r->class) < 0)
+		return -ENOMEM;
+	if (r->weight &&
+	    nla_put_u32(msg, NVMET_QOS_A_HOST_WEIGHT, r->weight) < 0)
+		return -ENOMEM;
+	return 0;
 }
 
 /*
@@ -307,32 +217,17 @@ out:
 static int host_change(uint8_t cmd, const char *nqn, const char *class,
 		       uint32_t weight)
 {
+	const struct host_req req = { nqn, class, weight };
 	char what[64];
-	struct qos_nl nl;
-	struct nl_msg *msg;
-	int err;
 
-	if (qos_nl_open(&nl))
-		return QOS_EXIT_ERROR;
-
-	msg = qos_nl_msg(&nl, cmd, 0);
-	if (!msg || nla_put_string(msg, NVMET_QOS_A_HOST_NQN, nqn) < 0 ||
-	    (class && nla_put_string(msg, NVMET_QOS_A_HOST_CLASS, class) < 0) ||
-	    (weight && nla_put_u32(msg, NVMET_QOS_A_HOST_WEIGHT, weight) < 0)) {
-		nlmsg_free(msg);
-		fprintf(stderr, "nvmet-qos: %s\n", strerror(ENOMEM));
-		qos_nl_close(&nl);
-		return QOS_EXIT_ERROR;
-	}
 	/*
 	 * A host need not exist to be assigned, so ENOENT there is about the
 	 * class; elsewhere leave the wording to the kernel.
 	 */
 	if (class)
 		snprintf(what, sizeof(what), "class \"%s\"", class);
-	err = qos_nl_change(&nl, msg, &host_set, class ? what : NULL);
-	qos_nl_close(&nl);
-	return err ? QOS_EXIT_ERROR : QOS_EXIT_OK;
+	return qos_obj_change(cmd, &host_set, host_put_req, &req,
+			      class ? what : NULL);
 }
 
 static const struct option assign_longopts[] = {

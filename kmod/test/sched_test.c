@@ -244,11 +244,84 @@ static void test_scale(void)
 	sim_free(&s);
 }
 
+static int perf_open(void)
+{
+	struct perf_event_attr pe = {
+		.type = PERF_TYPE_HARDWARE,
+		.size = sizeof(pe),
+		.config = PERF_COUNT_HW_INSTRUCTIONS,
+		.disabled = 1,
+		.exclude_kernel = 1,
+		.exclude_hv = 1,
+	};
+
+	return syscall(SYS_perf_event_open, &pe, 0, -1, -1, 0);
+}
+
+static u64 perf_read(int fd)
+{
+	u64 v = 0;
+
+	if (fd < 0 || read(fd, &v, sizeof(v)) != sizeof(v))
+		return 0;
+	return v;
+}
+
+/*
+ * Scheduling cost per I/O (submit + next + complete) at 8, 512 and 4096
+ * hosts in 8 classes: instructions where the CPU's counter is readable,
+ * nanoseconds always. Per-host work is O(1) (round robin within a class),
+ * so the cost must not grow anywhere near linearly with hosts: 512x the
+ * hosts may cost at most 4x per I/O.
+ */
+static void test_cost_scaling(void)
+{
+	const u32 hosts[3] = { 8, 512, 4096 };
+	double ns[3], ins[3];
+	int fd = perf_open();
+	u32 i;
+
+	for (i = 0; i < 3; i++) {
+		struct timespec a, b;
+		struct sim s;
+		u64 calls, i0;
+
+		sim_init(&s, 8, hosts[i], 23500 * MB, 100000);
+		for (u32 h = 0; h < hosts[i]; h++)
+			s.hosts[h].qd = 2;
+		sim_start(&s);
+		sim_run(&s, 50 * MS);
+		calls = s.sched_calls;
+		if (fd >= 0) {
+			ioctl(fd, PERF_EVENT_IOC_RESET, 0);
+			ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+		}
+		i0 = perf_read(fd);
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		sim_run(&s, s.now + 200 * MS);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		if (fd >= 0)
+			ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+		calls = s.sched_calls - calls;
+		ns[i] = ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) / calls;
+		ins[i] = fd >= 0 ? (double)(perf_read(fd) - i0) / calls : 0;
+		printf("# %4u hosts: %.0f ns, %.0f instructions per scheduler call, simulator included (%llu calls)\n",
+		       hosts[i], ns[i], ins[i], (unsigned long long)calls);
+		sim_free(&s);
+	}
+	if (fd < 0)
+		printf("# instruction counter not available here (perf_event_open); time only\n");
+	else
+		close(fd);
+	result(fd >= 0 ? ins[2] <= 4 * ins[0] : ns[2] <= 8 * ns[0],
+	       "per-I/O scheduling cost does not grow linearly with hosts");
+}
+
 int main(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	printf("KTAP version 1\n1..8\n");
+	printf("KTAP version 1\n1..9\n");
 	test_shares_30_70();
 	test_shares_mixed_profiles();
 	test_work_conserving();
@@ -257,6 +330,7 @@ int main(int argc, char **argv)
 	test_live_change();
 	test_reassign_balance();
 	test_scale();
+	test_cost_scaling();
 	printf("# %d/%d passed\n", nr_tests - nr_failed, nr_tests);
 	return nr_failed ? 1 : 0;
 }

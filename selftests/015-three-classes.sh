@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Three classes with shares 20/30/50 running different shapes: sequential
+# 1 MiB reads, 80/20 mixed 128 KiB, sequential 256 KiB writes. Measured
+# with fio's own byte and I/O counts, converted to the cost model's units
+# (bytes, writes at 200%, plus 4096 per I/O), each class's part is within
+# 3 percentage points of its share.
+. "$(dirname "$0")/lib.sh"
+nq_require nvme fio python3
+
+SECS=${NQ_SECS:-20}
+
+nq_target_setup 50 512
+d1=$(nq_connect 1) || exit 1
+d2=$(nq_connect 2) || exit 1
+d3=$(nq_connect 3) || exit 1
+
+nq_load_qos
+nq_ctl class add seqread --share 20
+nq_ctl class add mixed --share 30
+nq_ctl class add writer --share 50
+nq_ctl host assign "$(host_nqn 1)" seqread
+nq_ctl host assign "$(host_nqn 2)" mixed
+nq_ctl host assign "$(host_nqn 3)" writer
+
+run() {
+	local h=$1 dev=$2
+	shift 2
+	fio --name="c$h" --filename="$dev" --ioengine=libaio --direct=1 \
+		--offset=$(((h - 1) * 128))M --size=128M --time_based \
+		--runtime="$SECS" --output-format=json "$@" > "$NQ_WORK/c$h.json" &
+}
+run 1 "$d1" --rw=read --bs=1M --iodepth=4
+run 2 "$d2" --rw=randrw --rwmixread=80 --bs=128k --iodepth=16
+run 3 "$d3" --rw=write --bs=256k --iodepth=8
+wait
+
+python3 - "$NQ_WORK" <<'PY' || fail "cost shares off by more than 3 pp"
+import json, sys
+want = {1: 20, 2: 30, 3: 50}
+cost = {}
+for h in want:
+    j = json.load(open(f"{sys.argv[1]}/c{h}.json"))["jobs"][0]
+    r, w = j["read"], j["write"]
+    cost[h] = r["io_bytes"] + 2 * w["io_bytes"] + 4096 * (r["total_ios"] + w["total_ios"])
+    print(f"# host {h}: read {r['io_bytes']} B, written {w['io_bytes']} B, cost {cost[h]}")
+tot = sum(cost.values())
+bad = 0
+for h, w in want.items():
+    got = 100.0 * cost[h] / tot
+    ok = abs(got - w) <= 3
+    bad += not ok
+    print(f"# class {w}%: {got:.2f}% of cost{'' if ok else '  <-- off'}")
+sys.exit(1 if bad else 0)
+PY
+
+nq_finish
