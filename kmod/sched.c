@@ -10,7 +10,7 @@
 #define QUANTUM_MIN	(4ULL << 10)
 #define SMALL_IO	(32U << 10)	/* latency class: "small" request */
 #define LAT_SLACK	(256ULL << 10)	/* how far ahead of its share, in cost */
-#define RES_SLACK_NS	(5ULL * 1000 * 1000)
+#define RES_SLACK_NS	(50ULL * 1000 * 1000)
 #define CEIL_BURST_NS	(20ULL * 1000 * 1000)	/* default burst: 20 ms */
 #define CEIL_BURST_MIN	(256ULL << 10)
 #define LAG_MAX		(2 * QUANTUM)	/* bounded credit of a skipped class */

@@ -13,6 +13,29 @@ export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 TEST_TIMEOUT=${NQ_TEST_TIMEOUT:-600}
 SPLAT='WARNING:|BUG:|Oops|general protection fault|lockdep|KASAN|UBSAN|kernel BUG|possible circular locking|INFO: task .* blocked|hung_task|Call Trace:|RCU stall|refcount_t:'
 
+# Debian 6.1's null_blk races its own bandwidth timer: a submission on one
+# CPU re-arms bw_timer while nullb_bwtimer_fn runs on another, and
+# hrtimer_forward() warns. It happens with or without nvmet-qos, in the
+# test device, not in the code under test. Such a warning (the timer
+# interrupt's first frame is nullb_bwtimer_fn) is reported but does not
+# fail the test; every other splat does.
+known_splats() {
+	awk '
+	/WARNING: .*hrtimer_forward/ { blk = $0 "\n"; inblk = 1; irq = 0; known = 0; next }
+	inblk {
+		blk = blk $0 "\n"
+		if (irq == 1) { known = ($0 ~ /nullb_bwtimer_fn\+/); irq = 2 }
+		if ($0 ~ /<IRQ>/ && !irq) irq = 1
+		if ($0 ~ /---\[ end trace/) {
+			printf "%s", known ? "" : blk
+			inblk = 0
+		}
+		next
+	}
+	{ print }
+	END { if (inblk && !known) printf "%s", blk }'
+}
+
 if [ $# -gt 0 ]; then
 	tests=("$@")
 else
@@ -35,7 +58,11 @@ for t in "${tests[@]}"; do
 	secs=$(($(date +%s) - start))
 	echo "$out" | sed 's/^\([^#]\)/# \1/'
 	klog=$(dmesg -c)
-	if grep -Eq "$SPLAT" <<<"$klog"; then
+	if ! grep -Eq "$SPLAT" <<<"$(known_splats <<<"$klog")" &&
+	   grep -q "nullb_bwtimer_fn" <<<"$klog"; then
+		echo "# kernel log of $name: null_blk's bandwidth-timer race (a Debian 6.1 null_blk bug, not nvmet-qos); not counted"
+	fi
+	if grep -Eq "$SPLAT" <<<"$(known_splats <<<"$klog")"; then
 		echo "# kernel log of $name:"
 		grep -E -A 40 "$SPLAT" <<<"$klog" | head -n 80 | sed 's/^/#   /'
 		rc=1
