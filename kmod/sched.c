@@ -126,6 +126,7 @@ void nqs_domain_init(struct nqs_domain *d, u64 now)
 	d->win_start = now;
 	d->epoch_start = now;
 	d->lpc_min[0] = d->lpc_min[1] = ~0ULL;
+	d->lpc_min_s[0] = d->lpc_min_s[1] = ~0ULL;
 }
 
 void nqs_class_init(struct nqs_class *c, const struct nqs_class_conf *conf,
@@ -381,6 +382,9 @@ static void window_reset(struct nqs_domain *d, u64 now)
 	d->win_lat = 0;
 	d->win_cost = 0;
 	d->win_ios = 0;
+	d->win_lat_s = 0;
+	d->win_cost_s = 0;
+	d->win_ios_s = 0;
 	d->win_limited = false;
 }
 
@@ -390,7 +394,7 @@ static void window_reset(struct nqs_domain *d, u64 now)
  * almost nothing queued. That is the baseline the other windows compare
  * against; measuring it under load would let it creep up with the depth.
  */
-static bool probe(struct nqs_domain *d, u64 lpc, u64 now)
+static bool probe(struct nqs_domain *d, u64 lpc, u64 lpc_s, u64 now)
 {
 	switch (d->probe) {
 	case 0:
@@ -407,25 +411,45 @@ static bool probe(struct nqs_domain *d, u64 lpc, u64 now)
 	default:
 		d->lpc_min[1] = d->lpc_min[0];
 		d->lpc_min[0] = lpc;
+		d->lpc_min_s[1] = d->lpc_min_s[0];
+		d->lpc_min_s[0] = lpc_s;
 		d->depth = d->depth_saved;
 		d->probe = 0;
 		return true;
 	}
 }
 
-/* One window's verdict on the depth; see sched.h. */
+static u64 lpc_of(u64 lat, u64 cost)
+{
+	return nqs_div(lat << 10, cost ? cost : 1);
+}
+
+/*
+ * One window's verdict on the depth; see sched.h. Small requests are also
+ * judged on their own: their latency is what queueing in the device hurts
+ * most, and in a mixed window the large requests' latency per cost unit
+ * would hide it.
+ */
 static void adapt(struct nqs_domain *d, u64 now)
 {
-	u64 lpc = nqs_div(d->win_lat << 10, d->win_cost ? d->win_cost : 1);
-	u64 m;
+	u64 lpc = lpc_of(d->win_lat, d->win_cost);
+	u64 lpc_s = d->win_ios_s >= 4 ? lpc_of(d->win_lat_s, d->win_cost_s) : ~0ULL;
+	bool small = lpc_s != ~0ULL;
+	u64 m, ms;
 
-	if (probe(d, lpc, now))
+	if (probe(d, lpc, lpc_s, now))
 		goto out;
 	d->lpc_min[0] = min(d->lpc_min[0], lpc);
+	d->lpc_min_s[0] = min(d->lpc_min_s[0], lpc_s);
 	m = min(d->lpc_min[0], d->lpc_min[1]);
-	if (lpc > 2 * m)
+	ms = min(d->lpc_min_s[0], d->lpc_min_s[1]);
+	if (ms == ~0ULL)
+		small = false;
+
+	if (lpc > 2 * m || (small && lpc_s > 2 * ms))
 		d->depth -= d->depth / 8;
-	else if (d->win_limited && 2 * lpc <= 3 * m)
+	else if (d->win_limited && 2 * lpc <= 3 * m &&
+		 (!small || 2 * lpc_s <= 3 * ms))
 		d->depth += d->depth / 8 + 1;
 	d->depth = min(max(d->depth, d->depth_min), d->depth_max);
 out:
@@ -442,6 +466,11 @@ void nqs_complete(struct nqs_domain *d, const struct nqs_req *r, u64 lat_ns,
 	d->win_lat += lat_ns;
 	d->win_cost += r->cost;
 	d->win_ios++;
+	if (r->bytes <= SMALL_IO) {
+		d->win_lat_s += lat_ns;
+		d->win_cost_s += r->cost;
+		d->win_ios_s++;
+	}
 	if (d->win_ios >= WIN_IOS && now - d->win_start >= WIN_NS)
 		adapt(d, now);
 }

@@ -113,9 +113,12 @@ struct nqs_domain {
 	/* current window */
 	u64 win_start, win_lat, win_cost;
 	u32 win_ios;
+	u64 win_lat_s, win_cost_s;	/* the same for small requests only */
+	u32 win_ios_s;
 	bool win_limited;		/* work was held for lack of depth */
 	/* latency per cost unit (ns << 10): minimum this and last epoch */
 	u64 lpc_min[2];
+	u64 lpc_min_s[2];		/* small requests only */
 	u64 epoch_start;
 	u64 depth_saved;		/* depth before the current probe */
 	u8 probe;			/* 0: none, 1: draining, 2: measuring */

@@ -75,7 +75,8 @@ nq_unload_qos() {
 }
 
 # nq_nullb NAME MBPS SIZE_MB: a memory-backed null_blk, so data survives for
-# verification; MBPS 0 means uncapped.
+# verification; MBPS 0 means uncapped. NQ_NULLB_ATTRS="attr=value ..." sets
+# further configfs attributes (e.g. a fixed completion time).
 nq_nullb() {
 	local d=/sys/kernel/config/nullb/$1
 	modprobe null_blk nr_devices=0 || die "modprobe null_blk failed"
@@ -84,6 +85,9 @@ nq_nullb() {
 	echo 1 > "$d/memory_backed"
 	echo 4096 > "$d/blocksize"
 	[ "$2" -gt 0 ] && echo "$2" > "$d/mbps"
+	for kv in ${NQ_NULLB_ATTRS:-}; do
+		echo "${kv#*=}" > "$d/${kv%%=*}" || die "null_blk: cannot set $kv"
+	done
 	echo 1 > "$d/power"
 	udevadm settle 2>/dev/null
 	for _ in $(seq 50); do [ -b "/dev/$1" ] && return 0; sleep 0.1; done
