@@ -146,6 +146,17 @@ static int dump_one(const struct nq_host_snapshot *snap, void *arg)
 			 ctx->cb->nlh->nlmsg_seq, NLM_F_MULTI);
 }
 
+/*
+ * What a walk-based dumpit returns: a full message ends this part (netlink
+ * calls us again for more), an empty one ends the dump.
+ */
+static int dump_result(struct sk_buff *skb, int ret)
+{
+	if (ret == -EMSGSIZE && skb->len)
+		return skb->len;
+	return ret ?: skb->len;
+}
+
 static int host_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct dump_ctx ctx = { .skb = skb, .cb = cb };
@@ -154,10 +165,7 @@ static int host_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 
 	ret = nq_host_walk(&pos, dump_one, &ctx);
 	cb->args[0] = pos;
-	/* A full message ends this part; netlink calls us again for more. */
-	if (ret == -EMSGSIZE && skb->len)
-		return skb->len;
-	return ret ?: skb->len;
+	return dump_result(skb, ret);
 }
 
 /* Host assignment. */
@@ -461,9 +469,7 @@ static int dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 
 	ret = nq_domain_walk(&pos, fill_dev, &ctx);
 	cb->args[0] = pos;
-	if (ret == -EMSGSIZE && skb->len)
-		return skb->len;
-	return ret ?: skb->len;
+	return dump_result(skb, ret);
 }
 
 #define ADMIN_DO(_cmd, _doit, _policy, _max) {				\

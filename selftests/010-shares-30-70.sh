@@ -19,10 +19,7 @@ s1=$(nq_fio_total stock 1); s2=$(nq_fio_total stock 2)
 log "stock nvmet: host 1 $(pct "$s1" $((s1 + s2)))%, $((s1 / SECS / 1000)) kB/s; host 2 $((s2 / SECS / 1000)) kB/s"
 
 nq_load_qos
-nq_ctl class add training --share 30
-nq_ctl class add prep --share 70
-nq_ctl host assign "$(host_nqn 1)" training
-nq_ctl host assign "$(host_nqn 2)" prep
+nq_classes "training --share 30" "prep --share 70"
 
 nq_fio_hosts qos "$SECS" "$FIO" "$d1" "$d2"
 q1=$(nq_fio_total qos 1); q2=$(nq_fio_total qos 2)

@@ -20,10 +20,7 @@ sa=$(nq_fio_total stock_alone 1)
 sb=$(($(nq_fio_total stock_both 1) + $(nq_fio_total stock_both 2)))
 
 nq_load_qos
-nq_ctl class add training --share 30
-nq_ctl class add prep --share 70
-nq_ctl host assign "$(host_nqn 1)" training
-nq_ctl host assign "$(host_nqn 2)" prep
+nq_classes "training --share 30" "prep --share 70"
 
 nq_fio_hosts qos_alone "$SECS" "$FIO" "$d1"
 nq_fio_hosts qos_both "$SECS" "$FIO" "$d1" "$d2"

@@ -15,10 +15,7 @@ d1=$(nq_connect 1) || exit 1
 d2=$(nq_connect 2) || exit 1
 
 nq_load_qos
-nq_ctl class add capped --share 70 --max 10M
-nq_ctl class add other --share 30
-nq_ctl host assign "$(host_nqn 1)" capped
-nq_ctl host assign "$(host_nqn 2)" other
+nq_classes "capped --share 70 --max 10M" "other --share 30"
 
 nq_fio_hosts alone "$SECS" "$FIO" "$d1"
 nq_fio_hosts both "$SECS" "$FIO" "$d1" "$d2"

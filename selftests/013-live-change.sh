@@ -17,10 +17,7 @@ d1=$(nq_connect 1) || exit 1
 d2=$(nq_connect 2) || exit 1
 
 nq_load_qos
-nq_ctl class add a --share 50
-nq_ctl class add b --share 50
-nq_ctl host assign "$(host_nqn 1)" a
-nq_ctl host assign "$(host_nqn 2)" b
+nq_classes "a --share 50" "b --share 50"
 
 ( sleep $CHANGE; date +%s.%N > "$NQ_WORK/changed"
   "$NQ_CTL" class set a --share 30 && "$NQ_CTL" class set b --share 70 ) &

@@ -17,12 +17,7 @@ d2=$(nq_connect 2) || exit 1
 d3=$(nq_connect 3) || exit 1
 
 nq_load_qos
-nq_ctl class add seqread --share 20
-nq_ctl class add mixed --share 30
-nq_ctl class add writer --share 50
-nq_ctl host assign "$(host_nqn 1)" seqread
-nq_ctl host assign "$(host_nqn 2)" mixed
-nq_ctl host assign "$(host_nqn 3)" writer
+nq_classes "seqread --share 20" "mixed --share 30" "writer --share 50"
 
 run() {
 	local h=$1 dev=$2

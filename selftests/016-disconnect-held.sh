@@ -13,10 +13,7 @@ d1=$(nq_connect 1) || exit 1
 d2=$(nq_connect 2) || exit 1
 
 nq_load_qos
-nq_ctl class add slow --share 10 --max 1M
-nq_ctl class add other --share 90
-nq_ctl host assign "$(host_nqn 1)" slow
-nq_ctl host assign "$(host_nqn 2)" other
+nq_classes "slow --share 10 --max 1M" "other --share 90"
 
 fio --name=held --filename="$d1" --ioengine=libaio --direct=1 --rw=randread \
 	--bs=128k --iodepth=32 --time_based --runtime=60 --size=128M \

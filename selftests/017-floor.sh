@@ -16,10 +16,7 @@ d1=$(nq_connect 1) || exit 1
 d2=$(nq_connect 2) || exit 1
 
 nq_load_qos
-nq_ctl class add small --share 10
-nq_ctl class add big --share 90
-nq_ctl host assign "$(host_nqn 1)" small
-nq_ctl host assign "$(host_nqn 2)" big
+nq_classes "small --share 10" "big --share 90"
 
 nq_fio_hosts nofloor "$SECS" "$FIO" "$d1" "$d2"
 nq_ctl class set small --min 20M

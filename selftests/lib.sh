@@ -240,3 +240,15 @@ within() { python3 -c "import sys; sys.exit(0 if abs($1 - $2) <= $3 else 1)"; }
 nq_ctl() {
 	"$NQ_CTL" "$@" || fail "nvmet-qos $* failed"
 }
+
+# nq_classes "NAME OPTION..." ...: create one class per argument and
+# assign host N to the Nth class.
+nq_classes() {
+	local n=0 spec
+	for spec in "$@"; do
+		n=$((n + 1))
+		# shellcheck disable=SC2086
+		nq_ctl class add $spec
+		nq_ctl host assign "$(host_nqn $n)" "${spec%% *}"
+	done
+}
