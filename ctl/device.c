@@ -4,11 +4,15 @@
  * devices) and the engine's view of them.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include <netlink/attr.h>
 #include <netlink/msg.h>
@@ -39,6 +43,7 @@ static const struct field dev_fields[] = {
 	{ NVMET_QOS_A_DEV_RATE,		"rate",		"RATE",		VAL_HUMAN, false },
 	{ NVMET_QOS_A_DEV_WRITE_COST,	"write_cost",	"WRITE-COST",	VAL_PERCENT, false },
 	{ NVMET_QOS_A_DEV_IO_COST,	"io_cost",	"IO-COST",	VAL_PLAIN, false },
+	{ NVMET_QOS_A_DEV_CAPACITY,	"capacity",	"CAPACITY",	VAL_LIMIT, true },
 };
 
 #define NFIELDS ARRAY_SIZE(dev_fields)
@@ -54,6 +59,7 @@ static const struct nla_policy dev_policy[NVMET_QOS_A_DEV_MAX + 1] = {
 	[NVMET_QOS_A_DEV_RATE]		= { .type = NLA_U64, .maxlen = 8 },
 	[NVMET_QOS_A_DEV_WRITE_COST]	= { .type = NLA_U32, .maxlen = 4 },
 	[NVMET_QOS_A_DEV_IO_COST]	= { .type = NLA_U32, .maxlen = 4 },
+	[NVMET_QOS_A_DEV_CAPACITY]	= { .type = NLA_U64, .maxlen = 8 },
 };
 
 /* Spec names, used when the kernel blames an attribute. */
@@ -69,6 +75,7 @@ static const char *const dev_attr_names[NVMET_QOS_A_DEV_MAX + 1] = {
 	[NVMET_QOS_A_DEV_RATE]		= "rate",
 	[NVMET_QOS_A_DEV_WRITE_COST]	= "write-cost",
 	[NVMET_QOS_A_DEV_IO_COST]	= "io-cost",
+	[NVMET_QOS_A_DEV_CAPACITY]	= "capacity",
 };
 
 static const struct qos_attr_set dev_set = {
@@ -162,8 +169,8 @@ static const struct qos_obj dev_obj = {
 	.from_attrs = dev_from_attrs,
 	.cmp = dev_cmp,
 	.print_json = dev_print_json,
-	/* DEVICE ID DEPTH INFLIGHT QUEUED RATE WRITE-COST IO-COST */
-	.align = "lrrrrrrr",
+	/* DEVICE ID DEPTH INFLIGHT QUEUED RATE WRITE-COST IO-COST CAPACITY */
+	.align = "lrrrrrrrr",
 	.table_head = dev_table_head,
 	.table_row = dev_table_row,
 };
@@ -175,4 +182,173 @@ int cmd_device_list(const struct cmd *cmd, int argc, char **argv)
 	json = cmd_parse_json(cmd, argc, argv);
 	cmd_max_operands(cmd, argc, argv, 0);
 	return qos_obj_list(&dev_obj, json);
+}
+
+/* ---- set ---------------------------------------------------------------- */
+
+/* Read "MAJOR:MINOR" from a sysfs "dev" file. */
+static int sysfs_devnum(const char *path, uint32_t *id)
+{
+	char buf[32];
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return parse_devnum(buf, id) ? -EIO : 0;
+}
+
+/*
+ * The whole disk of block device @id: the engine schedules disks, and
+ * partitions share their disk's domain. Devices sysfs does not know (a
+ * file system without a block device, such as tmpfs) stay as they are.
+ */
+static uint32_t whole_disk(uint32_t id)
+{
+	char path[96];
+	uint32_t disk;
+
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/partition",
+		 dev_major(id), dev_minor(id));
+	if (access(path, F_OK))
+		return id;
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/../dev",
+		 dev_major(id), dev_minor(id));
+	return sysfs_devnum(path, &disk) ? id : disk;
+}
+
+static uint32_t mkdev(unsigned int major, unsigned int minor)
+{
+	return major << DEV_MINOR_BITS | minor;
+}
+
+/*
+ * DEVICE as "nvme0n1", "MAJOR:MINOR", a device node, or any file or
+ * directory of a file system that backs file namespaces. Exits with a
+ * usage error when it names nothing.
+ */
+static uint32_t arg_device(const char *arg)
+{
+	char path[96];
+	struct stat st;
+	uint32_t id;
+
+	if (!parse_devnum(arg, &id))
+		return whole_disk(id);
+	if (!strchr(arg, '/')) {
+		if (strlen(arg) >= DEV_NAME_MAX)
+			usage_error("invalid DEVICE: name longer than %d bytes",
+				    DEV_NAME_MAX - 1);
+		snprintf(path, sizeof(path), "/sys/class/block/%s/dev", arg);
+		if (sysfs_devnum(path, &id))
+			usage_error("no block device named '%s' (give a name such as nvme0n1, MAJOR:MINOR or a path)",
+				    arg);
+		return whole_disk(id);
+	}
+	if (stat(arg, &st))
+		usage_error("cannot use DEVICE '%s': %s", arg, strerror(errno));
+	if (S_ISBLK(st.st_mode))
+		return whole_disk(mkdev(major(st.st_rdev), minor(st.st_rdev)));
+	/* A file: the device of its file system, as nvmet's file backend. */
+	return whole_disk(mkdev(major(st.st_dev), minor(st.st_dev)));
+}
+
+struct dev_conf {
+	uint32_t id;
+	uint64_t capacity;
+	uint32_t write_cost, io_cost;
+	bool has_capacity, has_write_cost, has_io_cost;
+};
+
+static int dev_put_conf(struct nl_msg *msg, const void *arg)
+{
+	const struct dev_conf *c = arg;
+
+	if (nla_put_u32(msg, NVMET_QOS_A_DEV_ID, c->id) < 0 ||
+	    (c->has_capacity &&
+	     nla_put_u64(msg, NVMET_QOS_A_DEV_CAPACITY, c->capacity) < 0) ||
+	    (c->has_write_cost &&
+	     nla_put_u32(msg, NVMET_QOS_A_DEV_WRITE_COST, c->write_cost) < 0) ||
+	    (c->has_io_cost &&
+	     nla_put_u32(msg, NVMET_QOS_A_DEV_IO_COST, c->io_cost) < 0))
+		return -ENOMEM;
+	return 0;
+}
+
+enum { OPT_CAPACITY = 256, OPT_WRITE_COST, OPT_IO_COST };
+
+static const struct option set_longopts[] = {
+	{ "capacity",	required_argument, NULL, OPT_CAPACITY },
+	{ "write-cost",	required_argument, NULL, OPT_WRITE_COST },
+	{ "io-cost",	required_argument, NULL, OPT_IO_COST },
+	{ "help",	no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* Values are checked once every option is read, so --help always wins. */
+static void dev_conf_values(struct dev_conf *c, const char *capacity,
+			    const char *write_cost, const char *io_cost)
+{
+	uint64_t v;
+
+	if (capacity) {
+		c->capacity = arg_size("--capacity", capacity, false,
+				       "bytes per second such as 2G or 500M, or 0 for none");
+		if (c->capacity && c->capacity < NVMET_QOS_CAPACITY_MIN)
+			usage_error("invalid --capacity '%s': below the smallest hint, 1M (use 0 for none)",
+				    capacity);
+		c->has_capacity = true;
+	}
+	if (write_cost) {
+		if (parse_uint(write_cost, NVMET_QOS_WRITE_COST_MIN,
+			       NVMET_QOS_WRITE_COST_MAX, &v))
+			usage_error("invalid --write-cost '%s': want a percentage from %d to %d",
+				    write_cost, NVMET_QOS_WRITE_COST_MIN,
+				    NVMET_QOS_WRITE_COST_MAX);
+		c->write_cost = (uint32_t)v;
+		c->has_write_cost = true;
+	}
+	if (io_cost) {
+		v = arg_size("--io-cost", io_cost, false,
+			     "a size in bytes such as 4096 or 8Ki");
+		if (v > NVMET_QOS_IO_COST_MAX)
+			usage_error("invalid --io-cost '%s': at most 1Mi", io_cost);
+		c->io_cost = (uint32_t)v;
+		c->has_io_cost = true;
+	}
+}
+
+int cmd_device_set(const struct cmd *cmd, int argc, char **argv)
+{
+	const char *capacity = NULL, *write_cost = NULL, *io_cost = NULL;
+	struct dev_conf conf = { 0 };
+	const char *arg;
+	char what[DEV_NAME_MAX + 16];
+	int c;
+
+	while ((c = cmd_getopt(cmd, argc, argv, ":h", set_longopts)) != -1) {
+		if (c == OPT_CAPACITY)
+			capacity = optarg;
+		else if (c == OPT_WRITE_COST)
+			write_cost = optarg;
+		else if (c == OPT_IO_COST)
+			io_cost = optarg;
+	}
+	arg = cmd_operand(cmd, argc, argv, "DEVICE");
+	cmd_max_operands(cmd, argc, argv, 0);
+	dev_conf_values(&conf, capacity, write_cost, io_cost);
+	if (!capacity && !write_cost && !io_cost)
+		usage_error("device set: nothing to change, give at least one option (see 'nvmet-qos device set --help')");
+	conf.id = arg_device(arg);
+	snprintf(what, sizeof(what), "device %u:%u", dev_major(conf.id),
+		 dev_minor(conf.id));
+	return qos_obj_change(NVMET_QOS_CMD_DEV_SET, &dev_set, dev_put_conf,
+			      &conf, what);
 }

@@ -141,6 +141,29 @@ static const struct cmd cmds[] = {
 		.summary = "list the backing devices scheduled",
 		.options = QOS_OPTS_JSON,
 	},
+	{
+		.object = "device", .verb = "set", .run = cmd_device_set,
+		.args = "DEVICE OPTION...",
+		.summary = "set a device's cost model or capacity hint",
+		.options =
+			"      --capacity RATE    the device's capacity in bytes of reads per\n"
+			"                         second; the engine dispatches no more and keeps\n"
+			"                         shares of it. 0 (the default) senses it instead\n"
+			"      --write-cost PCT   a write costs PCT% of a read of the same size,\n"
+			"                         10-1000 (default 200)\n"
+			"      --io-cost SIZE     fixed cost of every I/O in bytes, at most 1Mi\n"
+			"                         (default 4096)\n"
+			"  -h, --help             show this help\n"
+			"\n"
+			"DEVICE is a block device name (nvme0n1), MAJOR:MINOR, a device node\n"
+			"(/dev/nvme0n1p2) or, for file-backed namespaces, a file or directory\n"
+			"on their file system. Partitions count as their whole disk, which is\n"
+			"what the engine schedules. A device may be set before it does I/O.\n"
+			"K, M, G and T are powers of 1000, Ki, Mi, Gi and Ti powers of 1024.\n"
+			"A request costs its size (times PCT/100 for a write) plus the I/O\n"
+			"cost; a new cost model applies to requests that arrive after it.\n"
+			"At least one option is required; what is not given stays as it is.\n",
+	},
 };
 
 void usage_error(const char *fmt, ...)

@@ -171,6 +171,31 @@ int parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	return 0;
 }
 
+int parse_devnum(const char *s, uint32_t *out)
+{
+	char major[16];
+	const char *colon;
+	uint64_t ma, mi;
+	int err;
+
+	if (!s)
+		return -EINVAL;
+	colon = strchr(s, ':');
+	if (!colon || (size_t)(colon - s) >= sizeof(major))
+		return -EINVAL;
+	memcpy(major, s, colon - s);
+	major[colon - s] = '\0';
+	err = parse_uint(major, 0, UINT64_MAX, &ma);
+	if (!err)
+		err = parse_uint(colon + 1, 0, UINT64_MAX, &mi);
+	if (err)
+		return err;
+	if (ma >= 4096 || mi >= (1U << 20))
+		return -ERANGE;
+	*out = (uint32_t)(ma << 20 | mi);
+	return 0;
+}
+
 /* Power of the unit prefix: SI "k" and the customary "K" are both kilo. */
 static int prefix_exp(char c)
 {

@@ -47,6 +47,13 @@ int parse_size(const char *s, uint64_t *out);
 int parse_count(const char *s, uint64_t *out);
 
 /*
+ * Parse a device number "MAJOR:MINOR" (decimal) into the kernel's dev_t
+ * encoding, MAJOR << 20 | MINOR. Returns 0, -EINVAL for malformed input or
+ * -ERANGE when MAJOR >= 4096 or MINOR >= 2^20. @out is untouched on error.
+ */
+int parse_devnum(const char *s, uint32_t *out);
+
+/*
  * The formatters below have snprintf() semantics: they return the length of
  * the full result (without the NUL), write at most @size bytes including a
  * terminating NUL, and accept dst == NULL with size == 0 to measure.

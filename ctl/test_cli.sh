@@ -35,7 +35,7 @@ run() {
 long=$(printf '%0222d' 0)
 
 echo "KTAP version 1"
-echo "1..112"
+echo "1..124"
 run top_help_long	0 out '^Usage: nvmet-qos'		--help
 run top_help_short	0 out '^Usage: nvmet-qos'		-h
 run host_help		0 out '^Usage: nvmet-qos host COMMAND'	host --help
@@ -139,6 +139,16 @@ run device_missing_verb	2 err "^nvmet-qos: missing command after 'device'" devic
 run device_unknown_verb	2 err "^nvmet-qos: unknown command 'device show'" device show
 run device_extra_arg	2 err "^nvmet-qos: device list: unexpected argument 'x'" device list x
 run device_bad_option	2 err "^nvmet-qos: unknown option '--bogus'"	device list --bogus
+run device_set_help	0 out '^Usage: nvmet-qos device set DEVICE'	device set --help
+run device_set_no_dev	2 err '^nvmet-qos: device set: missing DEVICE'	device set --io-cost 0
+run device_set_nothing	2 err '^nvmet-qos: device set: nothing to change'	device set 8:0
+run device_set_wcost	2 err "^nvmet-qos: invalid --write-cost '9': want a percentage from 10 to 1000" device set 8:0 --write-cost 9
+run device_set_iocost	2 err "^nvmet-qos: invalid --io-cost '2Mi': at most 1Mi" device set 8:0 --io-cost 2Mi
+run device_set_cap_low	2 err "^nvmet-qos: invalid --capacity '999999': below the smallest hint" device set 8:0 --capacity 999999
+run device_set_cap_bad	2 err "^nvmet-qos: invalid --capacity '1Gb'" device set 8:0 --capacity 1Gb
+run device_set_no_such	2 err "^nvmet-qos: no block device named 'nosuchdisk0'" device set nosuchdisk0 --io-cost 0
+run device_set_bad_num	2 err "^nvmet-qos: no block device named '8:x'" device set 8:x --io-cost 0
+run device_set_bad_path	2 err "^nvmet-qos: cannot use DEVICE '/nonexistent/x': No such file" device set /nonexistent/x --io-cost 0
 
 # Output errors must not pass for success.
 n=$((n + 1))
@@ -210,6 +220,8 @@ reaches class_set_share		class set gold --share=1
 reaches class_del		class del gold
 reaches class_list		class list --json
 reaches class_show		class show default
+reaches device_set_all		device set 8:0 --capacity 20G --write-cost 300 --io-cost 8Ki
+reaches device_set_by_path	device set / --capacity 0
 reaches host_assign		host assign nqn.a gold --weight 1000
 reaches host_weight		host weight nqn.a 1
 reaches host_unassign		host unassign nqn.a

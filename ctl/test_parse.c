@@ -279,6 +279,40 @@ static void test_parse_uint(void)
 	report(parse_uint(NULL, 0, 1, NULL) == -EINVAL, "uint_null");
 }
 
+static const struct {
+	const char *name, *in;
+	int err;
+	uint32_t val;
+} devnum_cases[] = {
+	{ "devnum_sda",		"8:0",		0, 8U << 20 },
+	{ "devnum_nvme",	"259:3",	0, 259U << 20 | 3 },
+	{ "devnum_max",		"4095:1048575",	0, 0xffffffffU },
+	{ "devnum_major_big",	"4096:0",	-ERANGE, 0 },
+	{ "devnum_minor_big",	"8:1048576",	-ERANGE, 0 },
+	{ "devnum_overflow",	"8:18446744073709551616", -ERANGE, 0 },
+	{ "devnum_no_colon",	"8",		-EINVAL, 0 },
+	{ "devnum_no_minor",	"8:",		-EINVAL, 0 },
+	{ "devnum_no_major",	":0",		-EINVAL, 0 },
+	{ "devnum_two_colons",	"8:0:1",	-EINVAL, 0 },
+	{ "devnum_name",	"sda",		-EINVAL, 0 },
+	{ "devnum_negative",	"-8:0",		-EINVAL, 0 },
+	{ "devnum_long_major",	"00000000000000008:0", -EINVAL, 0 },
+};
+
+static void test_parse_devnum(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(devnum_cases); i++) {
+		uint32_t v = 7;
+		int err = parse_devnum(devnum_cases[i].in, &v);
+
+		report(err == devnum_cases[i].err &&
+		       v == (err ? 7 : devnum_cases[i].val), devnum_cases[i].name);
+	}
+	report(parse_devnum(NULL, NULL) == -EINVAL, "devnum_null");
+}
+
 static const struct size_case count_cases[] = {
 	{ "count_plain",	"5000",		0, 5000 },
 	{ "count_K",		"20K",		0, 20000 },
@@ -427,6 +461,7 @@ int main(void)
 	int total = ARRAY_SIZE(size_cases) + 1 + 9 + ARRAY_SIZE(json_cases) +
 		    ARRAY_SIZE(text_cases) + 3 + 5 +
 		    ARRAY_SIZE(class_cases) + 1 + ARRAY_SIZE(uint_cases) + 1 +
+		    ARRAY_SIZE(devnum_cases) + 1 +
 		    ARRAY_SIZE(count_cases) + ARRAY_SIZE(human_cases) + 2 +
 		    3 + 1;
 
@@ -439,6 +474,7 @@ int main(void)
 	test_fmt_u64();
 	test_class_name();
 	test_parse_uint();
+	test_parse_devnum();
 	test_parse_count();
 	test_fmt_human();
 	test_table();

@@ -18,10 +18,12 @@
 #include <linux/hashtable.h>
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
+#include <linux/netlink.h>
 #include <linux/rculist.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/stringify.h>
 #include <linux/workqueue.h>
 
 #include "nvmet-qos.h"
@@ -40,6 +42,7 @@ struct nq_domain {
 	struct list_head node;		/* on domains */
 	u32 key;
 	char name[32];
+	bool named;			/* name known (set by I/O, not netlink) */
 	spinlock_t lock;
 	struct nqs_domain sched;
 	struct nqs_class cls[NQ_MAX_CLASSES];
@@ -56,6 +59,7 @@ struct nq_domain {
 
 static LIST_HEAD(domains);
 static DEFINE_SPINLOCK(domains_lock);
+static int nr_domains;
 static struct workqueue_struct *nq_wq;
 static bool bypass_all;
 
@@ -209,14 +213,17 @@ static struct nq_domain *domain_find(u32 key)
 	return NULL;
 }
 
-static struct nq_domain *domain_alloc(u32 key, const char *name)
+static struct nq_domain *domain_alloc(u32 key, const char *name, gfp_t gfp)
 {
-	struct nq_domain *d = kzalloc(sizeof(*d), GFP_ATOMIC);
+	struct nq_domain *d = kzalloc(sizeof(*d), gfp);
 
 	if (!d)
 		return NULL;
 	d->key = key;
-	strscpy(d->name, name, sizeof(d->name));
+	if (name) {
+		strscpy(d->name, name, sizeof(d->name));
+		d->named = true;
+	}
 	spin_lock_init(&d->lock);
 	nqs_domain_init(&d->sched, now_ns());
 	hash_init(d->flows);
@@ -229,8 +236,24 @@ static struct nq_domain *domain_alloc(u32 key, const char *name)
 	return d;
 }
 
-/* The domain of backing device @key, created on first use; NULL if short of memory. */
-struct nq_domain *nq_domain_get(u32 key, const char *name)
+/*
+ * A domain configured before its device did I/O has no name yet; the
+ * first request brings it.
+ */
+static void domain_name(struct nq_domain *d, const char *name)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&d->lock, flags);
+	if (!d->named) {
+		strscpy(d->name, name, sizeof(d->name));
+		WRITE_ONCE(d->named, true);
+	}
+	spin_unlock_irqrestore(&d->lock, flags);
+}
+
+/* Find or add the domain of @key; NULL if short of memory or of slots. */
+static struct nq_domain *domain_get(u32 key, const char *name, gfp_t gfp)
 {
 	struct nq_domain *d, *new;
 	unsigned long flags;
@@ -239,21 +262,66 @@ struct nq_domain *nq_domain_get(u32 key, const char *name)
 	d = domain_find(key);
 	rcu_read_unlock();
 	if (d)
-		return d;
+		goto found;
 
-	new = domain_alloc(key, name);
+	new = domain_alloc(key, name, gfp);
 	if (!new)
 		return NULL;
 	spin_lock_irqsave(&domains_lock, flags);
 	d = domain_find(key);
-	if (!d) {
+	if (!d && nr_domains < NQ_MAX_DOMAINS) {
 		list_add_tail_rcu(&new->node, &domains);
+		nr_domains++;
 		d = new;
 		new = NULL;
 	}
 	spin_unlock_irqrestore(&domains_lock, flags);
 	kfree(new);
+	if (!d)
+		return NULL;
+found:
+	if (name && unlikely(!READ_ONCE(d->named)))
+		domain_name(d, name);
 	return d;
+}
+
+/*
+ * The domain of backing device @key, created on first use; NULL if short
+ * of memory or past NQ_MAX_DOMAINS (the request then goes unscheduled).
+ */
+struct nq_domain *nq_domain_get(u32 key, const char *name)
+{
+	return domain_get(key, name, GFP_ATOMIC);
+}
+
+/*
+ * Apply an admin's settings to the domain of @key, creating it if its
+ * device has not done I/O yet. Values were validated by the caller.
+ */
+int nq_domain_configure(u32 key, const struct nq_dev_conf *conf,
+			struct netlink_ext_ack *extack)
+{
+	struct nq_domain *d = domain_get(key, NULL, GFP_KERNEL);
+	struct nqs_cost cost;
+	unsigned long flags;
+
+	if (!d) {
+		NL_SET_ERR_MSG(extack, "too many devices (at most "
+			       __stringify(NQ_MAX_DOMAINS) ") or out of memory");
+		return -ENOSPC;
+	}
+	spin_lock_irqsave(&d->lock, flags);
+	cost = d->sched.cost;
+	if (conf->set & NQ_DEV_SET_WRITE_COST)
+		cost.write_pct = conf->write_pct;
+	if (conf->set & NQ_DEV_SET_IO_COST)
+		cost.io_cost = conf->io_cost;
+	nqs_domain_set_cost(&d->sched, &cost);
+	if (conf->set & NQ_DEV_SET_CAPACITY)
+		nqs_domain_set_capacity(&d->sched, conf->capacity, now_ns());
+	spin_unlock_irqrestore(&d->lock, flags);
+	domain_kick(d);
+	return 0;
 }
 
 /*
@@ -369,6 +437,7 @@ static void snapshot(struct nq_domain *d, struct nq_dev_snapshot *s)
 	s->rate = d->rate;
 	s->write_pct = d->sched.cost.write_pct;
 	s->io_cost = d->sched.cost.io_cost;
+	s->capacity = d->sched.capacity.rate;
 	spin_unlock_irqrestore(&d->lock, flags);
 }
 

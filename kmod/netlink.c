@@ -45,7 +45,31 @@ static const struct nla_policy class_conf_policy[NVMET_QOS_A_CLASS_MAX + 1] = {
 	[NVMET_QOS_A_CLASS_LATENCY] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
+/* Not const: Linux 6.1's NLA_POLICY_FULL_RANGE takes a plain pointer. */
+static struct netlink_range_validation io_cost_range = {
+	.max = NVMET_QOS_IO_COST_MAX,
+};
+
+static const struct nla_policy dev_set_policy[NVMET_QOS_A_DEV_MAX + 1] = {
+	[NVMET_QOS_A_DEV_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[NVMET_QOS_A_DEV_WRITE_COST] =
+		NLA_POLICY_RANGE(NLA_U32, NVMET_QOS_WRITE_COST_MIN,
+				 NVMET_QOS_WRITE_COST_MAX),
+	[NVMET_QOS_A_DEV_IO_COST] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &io_cost_range),
+	[NVMET_QOS_A_DEV_CAPACITY] = { .type = NLA_U64 },
+};
+
 static struct genl_family nq_family;
+
+/* A missing key attribute: flagged for tools, and said in words for people. */
+#define REQUIRE(info, type, msg) ({					\
+	int __missing = GENL_REQ_ATTR_CHECK(info, type);		\
+									\
+	if (__missing)							\
+		NL_SET_ERR_MSG((info)->extack, msg);			\
+	__missing;							\
+})
 
 /* Every attribute set numbers its pad attribute 1. */
 static int put_u64(struct sk_buff *skb, int type, u64 val)
@@ -91,7 +115,7 @@ static int host_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	int ret;
 
-	if (GENL_REQ_ATTR_CHECK(info, NVMET_QOS_A_HOST_NQN))
+	if (REQUIRE(info, NVMET_QOS_A_HOST_NQN, "missing host NQN"))
 		return -EINVAL;
 
 	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
@@ -177,7 +201,7 @@ static int host_set_doit(struct sk_buff *skb, struct genl_info *info)
 	int class_id = -1, cur_class, ret = 0;
 	u32 weight = 0, cur_weight;
 
-	if (GENL_REQ_ATTR_CHECK(info, NVMET_QOS_A_HOST_NQN))
+	if (REQUIRE(info, NVMET_QOS_A_HOST_NQN, "missing host NQN"))
 		return -EINVAL;
 	if (!a[NVMET_QOS_A_HOST_CLASS] && !a[NVMET_QOS_A_HOST_WEIGHT]) {
 		NL_SET_ERR_MSG(info->extack, "nothing to set: give a class, a weight or both");
@@ -221,7 +245,7 @@ static int host_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nq_host *host;
 
-	if (GENL_REQ_ATTR_CHECK(info, NVMET_QOS_A_HOST_NQN))
+	if (REQUIRE(info, NVMET_QOS_A_HOST_NQN, "missing host NQN"))
 		return -EINVAL;
 	nq_policy_lock();
 	host = nq_host_find(nla_data(info->attrs[NVMET_QOS_A_HOST_NQN]));
@@ -282,7 +306,7 @@ static int class_lookup(struct genl_info *info)
 	struct nlattr *name = info->attrs[NVMET_QOS_A_CLASS_NAME];
 	int id;
 
-	if (GENL_REQ_ATTR_CHECK(info, NVMET_QOS_A_CLASS_NAME))
+	if (REQUIRE(info, NVMET_QOS_A_CLASS_NAME, "missing class name"))
 		return -EINVAL;
 	id = nq_class_find(nla_data(name));
 	if (id < 0)
@@ -370,7 +394,7 @@ static int class_new_doit(struct sk_buff *skb, struct genl_info *info)
 	const char *name;
 	int ret;
 
-	if (GENL_REQ_ATTR_CHECK(info, NVMET_QOS_A_CLASS_NAME))
+	if (REQUIRE(info, NVMET_QOS_A_CLASS_NAME, "missing class name"))
 		return -EINVAL;
 	name = nla_data(info->attrs[NVMET_QOS_A_CLASS_NAME]);
 	ret = nq_class_valid_name(name, info->extack);
@@ -453,7 +477,8 @@ static int fill_dev(const struct nq_dev_snapshot *s, void *arg)
 	    put_u64(skb, NVMET_QOS_A_DEV_COST, s->cost) ||
 	    put_u64(skb, NVMET_QOS_A_DEV_RATE, s->rate) ||
 	    nla_put_u32(skb, NVMET_QOS_A_DEV_WRITE_COST, s->write_pct) ||
-	    nla_put_u32(skb, NVMET_QOS_A_DEV_IO_COST, s->io_cost)) {
+	    nla_put_u32(skb, NVMET_QOS_A_DEV_IO_COST, s->io_cost) ||
+	    put_u64(skb, NVMET_QOS_A_DEV_CAPACITY, s->capacity)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -470,6 +495,39 @@ static int dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	ret = nq_domain_walk(&pos, fill_dev, &ctx);
 	cb->args[0] = pos;
 	return dump_result(skb, ret);
+}
+
+static int dev_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **a = info->attrs;
+	struct nq_dev_conf conf = { 0 };
+
+	if (REQUIRE(info, NVMET_QOS_A_DEV_ID, "missing device id"))
+		return -EINVAL;
+	if (a[NVMET_QOS_A_DEV_WRITE_COST]) {
+		conf.set |= NQ_DEV_SET_WRITE_COST;
+		conf.write_pct = nla_get_u32(a[NVMET_QOS_A_DEV_WRITE_COST]);
+	}
+	if (a[NVMET_QOS_A_DEV_IO_COST]) {
+		conf.set |= NQ_DEV_SET_IO_COST;
+		conf.io_cost = nla_get_u32(a[NVMET_QOS_A_DEV_IO_COST]);
+	}
+	if (a[NVMET_QOS_A_DEV_CAPACITY]) {
+		conf.set |= NQ_DEV_SET_CAPACITY;
+		conf.capacity = nla_get_u64(a[NVMET_QOS_A_DEV_CAPACITY]);
+		if (conf.capacity && conf.capacity < NVMET_QOS_CAPACITY_MIN) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a[NVMET_QOS_A_DEV_CAPACITY],
+					    "capacity hint below 1 MB/s; use 0 for none");
+			return -ERANGE;
+		}
+	}
+	if (!conf.set) {
+		NL_SET_ERR_MSG(info->extack,
+			       "nothing to set: give a write cost, an I/O cost or a capacity");
+		return -EINVAL;
+	}
+	return nq_domain_configure(nla_get_u32(a[NVMET_QOS_A_DEV_ID]), &conf,
+				   info->extack);
 }
 
 #define ADMIN_DO(_cmd, _doit, _policy, _max) {				\
@@ -507,6 +565,8 @@ static const struct genl_ops nq_ops[] = {
 		.cmd = NVMET_QOS_CMD_DEV_GET,
 		.dumpit = dev_get_dumpit,
 	},
+	ADMIN_DO(NVMET_QOS_CMD_DEV_SET, dev_set_doit, dev_set_policy,
+		 NVMET_QOS_A_DEV_MAX),
 };
 
 static struct genl_family nq_family __ro_after_init = {

@@ -13,6 +13,7 @@
 
 #define NQ_MAX_CLASSES		64
 #define NQ_DEFAULT_CLASS	0
+#define NQ_MAX_DOMAINS		1024
 
 struct netlink_ext_ack;
 struct nq_host;
@@ -69,8 +70,21 @@ void nq_class_get_conf(int id, struct nqs_class_conf *conf);
 struct nq_dev_snapshot {
 	u32 id;
 	char name[32];
-	u64 depth, inflight, queued, cost, rate;
+	u64 depth, inflight, queued, cost, rate, capacity;
 	u32 write_pct, io_cost;
+};
+
+/* What an admin sets on a device; only the fields flagged in @set. */
+enum {
+	NQ_DEV_SET_WRITE_COST	= 1 << 0,
+	NQ_DEV_SET_IO_COST	= 1 << 1,
+	NQ_DEV_SET_CAPACITY	= 1 << 2,
+};
+
+struct nq_dev_conf {
+	u32 set;
+	u32 write_pct, io_cost;
+	u64 capacity;
 };
 
 struct nq_class_stats {
@@ -80,6 +94,8 @@ struct nq_class_stats {
 int nq_domains_init(void);
 void nq_domains_exit(void);
 struct nq_domain *nq_domain_get(u32 key, const char *name);
+int nq_domain_configure(u32 key, const struct nq_dev_conf *conf,
+			struct netlink_ext_ack *extack);
 bool nq_domain_submit(struct nq_domain *d, struct nq_host *host,
 		      struct nqs_req *r);
 void nq_domain_complete(struct nq_domain *d, struct nqs_req *r, u64 lat_ns);

@@ -15,10 +15,13 @@
 #define CEIL_BURST_MIN	(256ULL << 10)
 #define LAG_MAX		(2 * QUANTUM)	/* bounded credit of a skipped class */
 #define REFILL_MAX_NS	(10 * NQS_NSEC)
+#define CAP_BURST_NS	(10ULL * 1000 * 1000)	/* capacity hint: 10 ms */
 
 #define WIN_NS		(4ULL * 1000 * 1000)
 #define WIN_IOS		8
 #define EPOCH_NS	NQS_NSEC
+#define PROBE_MAX_NS	(100ULL * 1000 * 1000)
+#define LAT_HOLD_MAX	16	/* epochs */
 #define DEPTH_INIT	(2ULL << 20)
 #define DEPTH_MIN	(128ULL << 10)
 #define DEPTH_MAX	(1ULL << 30)
@@ -84,6 +87,13 @@ static void bucket_refill(struct nqs_bucket *b, u64 now)
 	b->last = now - dt + nqs_mul_div(add, NQS_NSEC, b->rate);
 }
 
+/* Only a bucket with a rate counts: an unlimited one never goes into debt. */
+static void bucket_take(struct nqs_bucket *b, u64 n)
+{
+	if (b->rate)
+		b->tokens -= n;
+}
+
 static bool bucket_ok(const struct nqs_bucket *b)
 {
 	return !b->rate || b->tokens >= 0;
@@ -121,12 +131,28 @@ void nqs_domain_init(struct nqs_domain *d, u64 now)
 	d->cost.write_pct = 200;
 	d->cost.io_cost = 4096;
 	d->depth = DEPTH_INIT;
+	d->lat_cap = DEPTH_INIT;
 	d->depth_min = DEPTH_MIN;
 	d->depth_max = DEPTH_MAX;
 	d->win_start = now;
 	d->epoch_start = now;
 	d->lpc_min[0] = d->lpc_min[1] = ~0ULL;
 	d->lpc_min_s[0] = d->lpc_min_s[1] = ~0ULL;
+	d->lat_min[0] = d->lat_min[1] = ~0ULL;
+	d->lat_hold = 1;
+}
+
+void nqs_domain_set_cost(struct nqs_domain *d, const struct nqs_cost *cost)
+{
+	d->cost = *cost;
+}
+
+void nqs_domain_set_capacity(struct nqs_domain *d, u64 rate, u64 now)
+{
+	bucket_refill(&d->capacity, now);
+	bucket_set(&d->capacity, rate,
+		   ceil_cap(rate, nqs_mul_div(rate, CAP_BURST_NS, NQS_NSEC),
+			    CEIL_BURST_MIN), now);
 }
 
 void nqs_class_init(struct nqs_class *c, const struct nqs_class_conf *conf,
@@ -249,8 +275,8 @@ static void charge(struct nqs_domain *d, struct nqs_req *r, u64 now)
 	u64 from = now > RES_SLACK_NS ? now - RES_SLACK_NS : 0;
 
 	c->vtime += vstep(r->cost, c->conf.weight);
-	c->ceil_b.tokens -= r->bytes;
-	c->ceil_i.tokens -= 1;
+	bucket_take(&c->ceil_b, r->bytes);
+	bucket_take(&c->ceil_i, 1);
 	if (c->conf.floor_bps)
 		c->rtag_b = max(c->rtag_b, from) +
 			    nqs_mul_div(r->bytes, NQS_NSEC, c->conf.floor_bps);
@@ -262,6 +288,7 @@ static void charge(struct nqs_domain *d, struct nqs_req *r, u64 now)
 	c->disp_cost += r->cost;
 	d->inflight += r->cost;
 	d->inflight_ios++;
+	bucket_take(&d->capacity, r->cost);
 }
 
 /* Deficit round robin among the class's backlogged flows. */
@@ -281,6 +308,11 @@ static struct nqs_flow *pick_flow(struct nqs_class *c)
 	}
 }
 
+static bool latency_small(const struct nqs_req *r)
+{
+	return r->bytes <= SMALL_IO && r->flow->cls->conf.latency;
+}
+
 static bool small_head(const struct nqs_class *c)
 {
 	const struct nqs_flow *f = nqs_entry(c->flows.next, struct nqs_flow, rr);
@@ -293,7 +325,7 @@ static bool small_head(const struct nqs_class *c)
  * above its ceiling. *@weighted tells whether it won on virtual time.
  */
 static struct nqs_class *pick_class(struct nqs_domain *d, u64 now,
-				    bool *weighted)
+				    bool lat_only, bool *weighted)
 {
 	struct nqs_class *res = NULL, *lat = NULL, *fair = NULL;
 	struct nqs_link *l;
@@ -317,7 +349,7 @@ static struct nqs_class *pick_class(struct nqs_domain *d, u64 now,
 			fair = c;
 	}
 	*weighted = false;
-	if (lat)
+	if (lat || lat_only)
 		return lat;
 	if (res)
 		return res;
@@ -325,10 +357,30 @@ static struct nqs_class *pick_class(struct nqs_domain *d, u64 now,
 	return fair;
 }
 
-/* At least one request may always be in flight, however large. */
-static bool has_room(const struct nqs_domain *d)
+/* The depth, capped while a latency class is active. */
+static u64 limit(const struct nqs_domain *d)
 {
-	return !d->inflight || d->inflight < d->depth;
+	return d->lat_on ? min(d->depth, d->lat_cap) : d->depth;
+}
+
+/* At least one request may always be in flight, however large. */
+static bool has_room(struct nqs_domain *d)
+{
+	if (d->inflight >= d->depth)
+		d->depth_limited = true;
+	return !d->inflight || d->inflight < limit(d);
+}
+
+/* Latency classes' small requests may exceed the limit by an eighth. */
+static bool has_lat_room(const struct nqs_domain *d)
+{
+	return d->inflight < limit(d) + limit(d) / 8;
+}
+
+static bool within_capacity(struct nqs_domain *d, u64 now)
+{
+	bucket_refill(&d->capacity, now);
+	return bucket_ok(&d->capacity);
 }
 
 struct nqs_req *nqs_next(struct nqs_domain *d, u64 now)
@@ -336,15 +388,18 @@ struct nqs_req *nqs_next(struct nqs_domain *d, u64 now)
 	struct nqs_class *c;
 	struct nqs_flow *f;
 	struct nqs_req *r;
-	bool weighted;
+	bool room, weighted;
 
 	if (!d->nr_queued)
 		return NULL;
-	if (!has_room(d)) {
+	room = has_room(d);
+	if (!room)
 		d->win_limited = true;
+	if (!room && !has_lat_room(d))
 		return NULL;
-	}
-	c = pick_class(d, now, &weighted);
+	if (!within_capacity(d, now))
+		return NULL;
+	c = pick_class(d, now, !room, &weighted);
 	if (!c)
 		return NULL;
 	if (weighted)
@@ -352,6 +407,7 @@ struct nqs_req *nqs_next(struct nqs_domain *d, u64 now)
 	f = pick_flow(c);
 	r = flow_head(f);
 	flow_unlink(d, f, r);
+	r->wait_ns = now > r->queued_ns ? now - r->queued_ns : 0;
 	charge(d, r, now);
 	return r;
 }
@@ -362,8 +418,11 @@ bool nqs_submit(struct nqs_domain *d, struct nqs_req *r, u64 now)
 
 	r->cost = nqs_req_cost(d, r->bytes, r->write);
 	r->queued_ns = 0;
+	r->wait_ns = 0;
 	/* Nothing waiting: no ordering to keep, only the limits. */
-	if (!d->nr_queued && has_room(d) && class_within_ceiling(c, now)) {
+	if (!d->nr_queued &&
+	    (has_room(d) || (latency_small(r) && has_lat_room(d))) &&
+	    within_capacity(d, now) && class_within_ceiling(c, now)) {
 		c->vtime = max(c->vtime, d->vclock);
 		d->vclock = max(d->vclock, c->vtime);
 		charge(d, r, now);
@@ -386,13 +445,20 @@ static void window_reset(struct nqs_domain *d, u64 now)
 	d->win_cost_s = 0;
 	d->win_ios_s = 0;
 	d->win_limited = false;
+	d->depth_limited = false;
+}
+
+static bool latency_active(const struct nqs_domain *d, u64 now)
+{
+	return d->lat_seen && now - d->lat_seen < EPOCH_NS;
 }
 
 /*
- * Once per epoch the depth drops to its minimum for two windows: the first
- * lets the device drain, the second measures latency per cost unit with
- * almost nothing queued. That is the baseline the other windows compare
- * against; measuring it under load would let it creep up with the depth.
+ * Once per epoch the depth drops to its minimum: one window lets the
+ * device drain (several, up to PROBE_MAX_NS, while a latency class is
+ * active), one more measures latency per cost unit with almost nothing
+ * queued. That is the baseline the other windows compare against;
+ * measuring it under load would let it creep up with the depth.
  */
 static bool probe(struct nqs_domain *d, u64 lpc, u64 lpc_s, u64 now)
 {
@@ -406,13 +472,22 @@ static bool probe(struct nqs_domain *d, u64 lpc, u64 lpc_s, u64 now)
 		d->probe = 1;
 		return true;
 	case 1:
-		d->probe = 2;
+		/*
+		 * One window drains enough for the bandwidth classes. A
+		 * latency class needs the true baseline, measured once what
+		 * the full depth put in the device's queue is gone.
+		 */
+		if (!latency_active(d, now) || d->inflight <= d->depth_min ||
+		    now - d->epoch_start > PROBE_MAX_NS)
+			d->probe = 2;
 		return true;
 	default:
 		d->lpc_min[1] = d->lpc_min[0];
 		d->lpc_min[0] = lpc;
 		d->lpc_min_s[1] = d->lpc_min_s[0];
 		d->lpc_min_s[0] = lpc_s;
+		d->lat_min[1] = d->lat_min[0];
+		d->lat_min[0] = ~0ULL;
 		d->depth = d->depth_saved;
 		d->probe = 0;
 		return true;
@@ -422,6 +497,48 @@ static bool probe(struct nqs_domain *d, u64 lpc, u64 lpc_s, u64 now)
 static u64 lpc_of(u64 lat, u64 cost)
 {
 	return nqs_div(lat << 10, cost ? cost : 1);
+}
+
+/*
+ * While a latency class is active, a second limit caps the depth: lat_cap.
+ * It answers to the latency classes' small requests, from arrival: the
+ * worst since the last window against the best this and the last epoch.
+ * The worst rather than a mean, because what a latency class asks for is
+ * its tail, and a mean hides the few requests that met a full device.
+ *
+ * A quarter above the best, they suffered: the cap shrinks by an eighth
+ * and may not grow for an epoch, or it would creep back to where they
+ * suffered. If the first growth after a hold hurts again, the next hold
+ * is twice as long (up to LAT_HOLD_MAX epochs): each probe for more
+ * costs the latency class a few slow requests. Growth also waits until
+ * the worst is within an eighth of the best.
+ *
+ * The cap never goes below half the depth: a latency class may cost the
+ * bandwidth classes at most half of what the device takes. Latency that
+ * more throttling would still not fix (a host short of CPU) then stays.
+ */
+static void latency_adapt(struct nqs_domain *d, u64 now)
+{
+	u64 worst = d->lat_worst, best = min(d->lat_min[0], d->lat_min[1]);
+
+	d->lat_worst = 0;
+	d->lat_on = latency_active(d, now);
+	if (!d->lat_on || best == ~0ULL) {
+		d->lat_cap = d->depth;
+		d->lat_hold = 1;
+		return;
+	}
+	if (worst && 4 * worst > 5 * best) {
+		if (d->grow_hold && now >= d->grow_hold &&
+		    now < d->grow_hold + EPOCH_NS)
+			d->lat_hold = min(2 * d->lat_hold, LAT_HOLD_MAX);
+		d->grow_hold = now + d->lat_hold * EPOCH_NS;
+		d->lat_cap -= d->lat_cap / 8;
+	} else if (d->win_limited && now >= d->grow_hold &&
+		   8 * worst <= 9 * best) {
+		d->lat_cap += d->lat_cap / 8 + 1;
+	}
+	d->lat_cap = min(max(d->lat_cap, d->depth / 2), d->depth);
 }
 
 /*
@@ -448,10 +565,11 @@ static void adapt(struct nqs_domain *d, u64 now)
 
 	if (lpc > 2 * m || (small && lpc_s > 2 * ms))
 		d->depth -= d->depth / 8;
-	else if (d->win_limited && 2 * lpc <= 3 * m &&
+	else if (d->depth_limited && 2 * lpc <= 3 * m &&
 		 (!small || 2 * lpc_s <= 3 * ms))
 		d->depth += d->depth / 8 + 1;
 	d->depth = min(max(d->depth, d->depth_min), d->depth_max);
+	latency_adapt(d, now);
 out:
 	window_reset(d, now);
 }
@@ -466,6 +584,13 @@ void nqs_complete(struct nqs_domain *d, const struct nqs_req *r, u64 lat_ns,
 	d->win_lat += lat_ns;
 	d->win_cost += r->cost;
 	d->win_ios++;
+	if (latency_small(r)) {
+		u64 l = lat_ns + r->wait_ns;
+
+		d->lat_worst = max(d->lat_worst, l);
+		d->lat_min[0] = min(d->lat_min[0], l);
+		d->lat_seen = now ? now : 1;
+	}
 	if (r->bytes <= SMALL_IO) {
 		d->win_lat_s += lat_ns;
 		d->win_cost_s += r->cost;
@@ -483,6 +608,8 @@ u64 nqs_next_event(struct nqs_domain *d, u64 now)
 	/* Without room, the next completion is the next event. */
 	if (!d->nr_queued || !has_room(d))
 		return 0;
+	if (!within_capacity(d, now))
+		return bucket_ready_at(&d->capacity);
 	for (l = d->active.next; l != &d->active; l = l->next) {
 		struct nqs_class *c = nqs_entry(l, struct nqs_class, active);
 		u64 ready;

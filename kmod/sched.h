@@ -25,12 +25,24 @@
  * quantum proportional to the host weight: O(1) per request whatever the
  * number of hosts. Each flow is FIFO.
  *
+ * An admin may also give the device's capacity; the domain then dispatches
+ * no more than that many cost units per second (a token bucket in front of
+ * everything above).
+ *
  * The depth adapts to the device, whose capacity is not known: per window
  * it compares the latency per cost unit with the lowest recently seen.
  * Latency well above that minimum means requests queue inside the device,
  * where we cannot order them: shrink. Work held back while latency stays
  * low means the device could take more: grow. A short probe at reduced
  * depth each epoch refreshes the minimum.
+ *
+ * While a latency class is active, its small requests may go beyond the
+ * depth by an eighth, so they need not wait for a completion, and a cap
+ * on the depth answers to their latency: when it rises a quarter above
+ * the best seen, the cap shrinks and does not grow again for an epoch.
+ * The bandwidth classes then leave the device some headroom, which is
+ * what keeps the latency class's p99 near its uncontended value. The cap
+ * never takes more than half the depth.
  */
 #ifndef _NQ_SCHED_H
 #define _NQ_SCHED_H
@@ -97,6 +109,7 @@ struct nqs_req {
 	struct nqs_flow *flow;
 	u64 cost;
 	u64 queued_ns;			/* 0 if never held */
+	u64 wait_ns;			/* how long it was held */
 	u32 bytes;
 	bool write;
 };
@@ -104,6 +117,7 @@ struct nqs_req {
 struct nqs_domain {
 	struct nqs_link active;		/* classes with held requests */
 	struct nqs_cost cost;
+	struct nqs_bucket capacity;	/* admin's hint, cost units/s; 0: sense */
 	u64 vclock;
 	/* in-flight accounting and adaptive depth */
 	u64 inflight;			/* cost units at the device */
@@ -122,12 +136,36 @@ struct nqs_domain {
 	u64 epoch_start;
 	u64 depth_saved;		/* depth before the current probe */
 	u8 probe;			/* 0: none, 1: draining, 2: measuring */
+	bool depth_limited;		/* the depth itself held work back */
+	/*
+	 * Latency classes (see latency_adapt()): active or not, the cap on
+	 * the depth, their small requests' latency from arrival (worst since
+	 * the last window, best this and last epoch), when one last
+	 * completed, until when the cap may not grow, and for how many
+	 * epochs the next hold lasts.
+	 */
+	bool lat_on;
+	u64 lat_cap;
+	u64 lat_worst;
+	u64 lat_min[2];
+	u64 lat_seen;
+	u64 grow_hold;
+	u32 lat_hold;
 	/* statistics */
 	u64 nr_queued;
 	u64 completed_cost;
 };
 
 void nqs_domain_init(struct nqs_domain *d, u64 now);
+/*
+ * Device settings. The cost model applies to requests submitted from now
+ * on. A capacity hint (cost units per second, 0 for none) caps what the
+ * domain dispatches, so that shares are kept of that rate on a device
+ * whose saturation does not show in its latency.
+ */
+void nqs_domain_set_cost(struct nqs_domain *d, const struct nqs_cost *cost);
+void nqs_domain_set_capacity(struct nqs_domain *d, u64 rate, u64 now);
+
 void nqs_class_init(struct nqs_class *c, const struct nqs_class_conf *conf,
 		    u64 now);
 void nqs_class_set_conf(struct nqs_class *c, const struct nqs_class_conf *conf,

@@ -231,6 +231,15 @@ d = json.load(open(sys.argv[1]))
 print(sum(j["read"]["io_bytes"] + j["write"]["io_bytes"] for j in d["jobs"]))' "$NQ_WORK/$1.$2.json"
 }
 
+# nq_fio_rate NAME N: bytes per second fio measured (read + write) on host N
+# of run NAME, over its own runtime rather than the nominal one.
+nq_fio_rate() {
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(sum(j["read"]["bw_bytes"] + j["write"]["bw_bytes"] for j in d["jobs"]))' "$NQ_WORK/$1.$2.json"
+}
+
 # pct A B: A as a percentage of B, two decimals.
 pct() { python3 -c "print('%.2f' % (100.0 * $1 / $2 if $2 else 0))"; }
 

@@ -17,6 +17,12 @@
 #define NVMET_QOS_CLASS_NAME_MAX_LEN	31
 /* Shares (class) and weights (host within its class): 1 to 1000. */
 #define NVMET_QOS_SHARE_MAX		1000
+/* Device cost model: write cost in % of a read, fixed cost per I/O in bytes. */
+#define NVMET_QOS_WRITE_COST_MIN	10
+#define NVMET_QOS_WRITE_COST_MAX	1000
+#define NVMET_QOS_IO_COST_MAX		1048576
+/* Smallest capacity hint, cost units (bytes of reads) per second; 0 is none. */
+#define NVMET_QOS_CAPACITY_MIN		1000000
 /* The class every host belongs to until assigned elsewhere. */
 #define NVMET_QOS_DEFAULT_CLASS		"default"
 
@@ -68,7 +74,11 @@ enum {
 	NVMET_QOS_A_CLASS_MAX = (__NVMET_QOS_A_CLASS_MAX - 1)
 };
 
-/* Attribute set "device": one scheduling domain (a backing block device). */
+/*
+ * Attribute set "device": one scheduling domain (a backing block device).
+ * Cost units are bytes of reads: a request costs its bytes (times the write
+ * cost for writes) plus the I/O cost.
+ */
 enum {
 	NVMET_QOS_A_DEV_UNSPEC,
 	NVMET_QOS_A_DEV_PAD,
@@ -81,6 +91,7 @@ enum {
 	NVMET_QOS_A_DEV_RATE,		/* u64: cost units per second, last second */
 	NVMET_QOS_A_DEV_WRITE_COST,	/* u32: write cost, % of a read of the same size */
 	NVMET_QOS_A_DEV_IO_COST,	/* u32: fixed cost per I/O, in bytes */
+	NVMET_QOS_A_DEV_CAPACITY,	/* u64: capacity hint, cost units/s; 0: sensed */
 
 	__NVMET_QOS_A_DEV_MAX,
 	NVMET_QOS_A_DEV_MAX = (__NVMET_QOS_A_DEV_MAX - 1)
@@ -96,6 +107,7 @@ enum {
 	NVMET_QOS_CMD_CLASS_SET,	/* change attributes given, keep the others */
 	NVMET_QOS_CMD_CLASS_DEL,	/* delete; its hosts fall back to default */
 	NVMET_QOS_CMD_DEV_GET,		/* dump: every scheduling domain */
+	NVMET_QOS_CMD_DEV_SET,		/* set a device's cost model and capacity hint */
 
 	__NVMET_QOS_CMD_MAX,
 	NVMET_QOS_CMD_MAX = (__NVMET_QOS_CMD_MAX - 1)

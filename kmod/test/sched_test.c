@@ -165,6 +165,108 @@ static void test_floor(void)
 	sim_free(&s);
 }
 
+/* With a capacity hint below what the device does, shares are of the hint. */
+static void test_capacity_hint(void)
+{
+	struct sim s;
+	u64 cost = 0, win;
+	bool ok;
+	u32 i;
+
+	sim_init(&s, 2, 2, 100 * MB, 200000);
+	set_weight(&s, 0, 30);
+	set_weight(&s, 1, 70);
+	nqs_domain_set_capacity(&s.dom, 40 * MB, 0);
+	sim_start(&s);
+	win = measure(&s, 1 * SEC, 5 * SEC);
+	for (i = 0; i < s.nr_hosts; i++)
+		cost += s.hosts[i].cost;
+	ok = near(cost * 1e9 / win / MB, 40, 0.5, "cost units/s, MB");
+	ok &= near(sim_class_share(&s, 0), 30, 1, "class 30 share % of the hint");
+	nqs_domain_set_capacity(&s.dom, 0, s.now);
+	measure(&s, 1 * SEC, 5 * SEC);
+	ok &= near((sim_class_bps(&s, 0, 5 * SEC) + sim_class_bps(&s, 1, 5 * SEC)) / MB,
+		   100, 5, "hint removed: aggregate MB/s");
+	result(ok, "capacity hint caps the domain and shares are kept of it");
+	sim_free(&s);
+}
+
+/*
+ * A device on which writes take 4x a read's time, and the cost model told
+ * so: equal shares give the writer a quarter of the reader's bytes, i.e.
+ * equal device time.
+ */
+static void test_write_cost(void)
+{
+	struct nqs_cost k = { .write_pct = 400, .io_cost = 4096 };
+	double want = (128.0 * 1024 + 4096) / (4 * 128.0 * 1024 + 4096);
+	struct sim s;
+	bool ok;
+
+	sim_init(&s, 2, 2, 100 * MB, 200000);
+	s.dev_write_pct = 400;
+	nqs_domain_set_cost(&s.dom, &k);
+	s.hosts[1].write_pct = 100;
+	sim_start(&s);
+	measure(&s, 1 * SEC, 5 * SEC);
+	ok = near(sim_class_share(&s, 0), 50, 1, "reader's share of cost %");
+	ok &= near(sim_class_bps(&s, 1, 5 * SEC) / sim_class_bps(&s, 0, 5 * SEC),
+		   want, 0.02, "writer's bytes / reader's bytes");
+	result(ok, "write cost factor: shares count writes at their cost");
+	sim_free(&s);
+}
+
+/*
+ * p99 of 4 KiB QD1 reads of a latency class on a device serving 8
+ * requests at once for 4 ms each, alone and next to a bulk class with 128
+ * requests outstanding. @stock: the scheduler never holds anything back,
+ * so everything queues in the device's FIFO, as with stock nvmet.
+ */
+static void latency_p99(bool stock, u64 *alone, u64 *contended, double *bulk)
+{
+	struct nqs_class_conf k = { .weight = 30, .latency = true };
+	struct sim s;
+
+	sim_init(&s, 2, 2, 100 * MB, 4 * MS);
+	s.dev_slots = 8;
+	nqs_class_set_conf(&s.classes[0], &k, 0);
+	set_weight(&s, 1, 70);
+	if (stock)
+		s.dom.depth = s.dom.depth_min = s.dom.depth_max = 1ULL << 50;
+	s.hosts[0].bs = 4 << 10;
+	s.hosts[0].qd = 1;
+	s.hosts[0].cap_lat = 1 << 16;
+	s.hosts[0].lat_samples = calloc(s.hosts[0].cap_lat, sizeof(u64));
+	s.hosts[1].qd = 0;
+	sim_start(&s);
+	measure(&s, 1 * SEC, 10 * SEC);
+	*alone = sim_host_pct_lat(&s.hosts[0], 99);
+	s.hosts[1].qd = 128;
+	measure(&s, 2 * SEC, 20 * SEC);
+	*contended = sim_host_pct_lat(&s.hosts[0], 99);
+	*bulk = sim_class_bps(&s, 1, 20 * SEC);
+	sim_free(&s);
+}
+
+static void test_latency_class(void)
+{
+	double bulk, sbulk;
+	u64 a, c, sa, sc;
+	bool ok;
+
+	latency_p99(false, &a, &c, &bulk);
+	latency_p99(true, &sa, &sc, &sbulk);
+	printf("# stock: p99 %llu us alone, %llu us contended (%.2fx)\n",
+	       (unsigned long long)sa / 1000, (unsigned long long)sc / 1000,
+	       (double)sc / sa);
+	ok = near((double)c / a, 1.0, 0.5,
+		  "latency class: contended p99 / uncontended p99");
+	/* The headroom it needs costs the bulk class about one slot of 8. */
+	ok &= near(100.0 * bulk / sbulk, 87.5, 12.5,
+		   "bulk class throughput, % of stock's");
+	result(ok, "latency class keeps its p99 within 1.5x on a parallel device");
+}
+
 static void test_live_change(void)
 {
 	struct sim s;
@@ -321,12 +423,15 @@ int main(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	printf("KTAP version 1\n1..9\n");
+	printf("KTAP version 1\n1..12\n");
 	test_shares_30_70();
 	test_shares_mixed_profiles();
 	test_work_conserving();
 	test_ceiling();
 	test_floor();
+	test_capacity_hint();
+	test_write_cost();
+	test_latency_class();
 	test_live_change();
 	test_reassign_balance();
 	test_scale();

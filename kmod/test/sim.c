@@ -8,7 +8,7 @@
 struct sim_event {
 	u64 at;
 	struct nqs_req *req;		/* completion of this request */
-	u64 dispatched;
+	u64 think_host;			/* else: host index + 1 wakes up */
 };
 
 /* The simulated request: the scheduler's request plus where it came from. */
@@ -16,6 +16,7 @@ struct sim_req {
 	struct nqs_req r;
 	struct sim_host *host;
 	u64 issued;
+	u64 dispatched;		/* by the scheduler, to the device */
 };
 
 static void *xcalloc(size_t n, size_t sz)
@@ -112,6 +113,42 @@ void sim_free(struct sim *s)
 	free(s->hosts);
 	free(s->classes);
 	free(s->ev);
+	free(s->dev_fifo);
+}
+
+static void fifo_push(struct sim *s, struct nqs_req *r)
+{
+	if (s->fifo_head + s->fifo_n == s->fifo_cap) {
+		if (s->fifo_head) {
+			memmove(s->dev_fifo, s->dev_fifo + s->fifo_head,
+				s->fifo_n * sizeof(*s->dev_fifo));
+			s->fifo_head = 0;
+		} else {
+			s->fifo_cap = s->fifo_cap ? 2 * s->fifo_cap : 256;
+			s->dev_fifo = realloc(s->dev_fifo,
+					      s->fifo_cap * sizeof(*s->dev_fifo));
+			if (!s->dev_fifo)
+				exit(2);
+		}
+	}
+	s->dev_fifo[s->fifo_head + s->fifo_n++] = r;
+}
+
+static struct nqs_req *fifo_pop(struct sim *s)
+{
+	if (!s->fifo_n)
+		return NULL;
+	s->fifo_n--;
+	return s->dev_fifo[s->fifo_head++];
+}
+
+/* A request takes a free slot of the parallel device. */
+static void slot_start(struct sim *s, struct nqs_req *r)
+{
+	struct sim_event e = { .at = s->now + s->dev_lat_ns, .req = r };
+
+	s->dev_busy++;
+	heap_push(s, e);
 }
 
 /* Put a dispatched request on the device. */
@@ -120,10 +157,21 @@ static void device_start(struct sim *s, struct nqs_req *r)
 	u64 svc = r->bytes * NQS_NSEC / s->dev_bps;
 	struct sim_event e;
 
+	((struct sim_req *)r)->dispatched = s->now;
+	if (s->dev_slots) {
+		if (s->dev_busy < s->dev_slots)
+			slot_start(s, r);
+		else
+			fifo_push(s, r);
+		return;
+	}
+	if (r->write && s->dev_write_pct)
+		svc = svc * s->dev_write_pct / 100;
+
 	s->dev_free = (s->dev_free > s->now ? s->dev_free : s->now) + svc;
 	e.at = s->dev_free + s->dev_lat_ns;
 	e.req = r;
-	e.dispatched = s->now;
+	e.think_host = 0;
 	heap_push(s, e);
 }
 
@@ -174,8 +222,15 @@ static void complete(struct sim *s, struct sim_event *e)
 	struct sim_req *q = (struct sim_req *)e->req;
 	struct sim_host *h = q->host;
 	u64 lat = s->now - q->issued;
+	struct nqs_req *next;
 
-	nqs_complete(&s->dom, &q->r, s->now - e->dispatched, s->now);
+	nqs_complete(&s->dom, &q->r, s->now - q->dispatched, s->now);
+	if (s->dev_slots) {
+		s->dev_busy--;
+		next = fifo_pop(s);
+		if (next)
+			slot_start(s, next);
+	}
 	h->outstanding--;
 	h->ios++;
 	h->bytes += q->r.bytes;
@@ -189,7 +244,7 @@ static void complete(struct sim *s, struct sim_event *e)
 		host_issue(s, h);
 	if (h->think_ns && h->outstanding < h->qd) {
 		struct sim_event t = { .at = s->now + h->think_ns,
-				       .dispatched = (u64)(h - s->hosts) + 1 };
+				       .think_host = (u64)(h - s->hosts) + 1 };
 		heap_push(s, t);
 	}
 }
@@ -221,8 +276,8 @@ void sim_run(struct sim *s, u64 until)
 		s->now = e.at;
 		if (e.req) {
 			complete(s, &e);
-		} else if (e.dispatched) {
-			struct sim_host *h = &s->hosts[e.dispatched - 1];
+		} else if (e.think_host) {
+			struct sim_host *h = &s->hosts[e.think_host - 1];
 
 			if (h->outstanding < h->qd)
 				host_issue(s, h);

@@ -2,9 +2,12 @@
 /*
  * A discrete-event model of a device and closed-loop hosts, driving the
  * scheduler core exactly as the module does: submit, next, complete,
- * next_event. The device serves dispatched work in order at a fixed rate
- * (bytes/s, optionally IOPS-bound), plus a fixed latency; hosts keep a
- * fixed number of requests outstanding, like fio's iodepth.
+ * next_event. By default the device serves dispatched work in order at a
+ * fixed rate (bytes/s, writes optionally slower), plus a fixed latency.
+ * With dev_slots set it serves like flash (and like null_blk's timer
+ * mode): that many requests at once, each for dev_lat_ns whatever its
+ * size, the others waiting in a FIFO for a free slot. Hosts keep a fixed
+ * number of requests outstanding, like fio's iodepth.
  */
 #ifndef _NQ_SIM_H
 #define _NQ_SIM_H
@@ -32,6 +35,11 @@ struct sim {
 	u32 nr_classes, nr_hosts;
 	u64 dev_bps;		/* device bandwidth, bytes/s */
 	u64 dev_lat_ns;		/* fixed latency added to every request */
+	u32 dev_write_pct;	/* a write takes this % of a read's time; 0: 100 */
+	u32 dev_slots;		/* 0: in-order bandwidth model, else parallel */
+	u32 dev_busy;		/* slots in use */
+	struct nqs_req **dev_fifo;	/* waiting for a slot */
+	u32 fifo_head, fifo_n, fifo_cap;
 	u64 now;
 	u64 dev_free;		/* when the device finishes its backlog */
 	/* event heap */

@@ -1,0 +1,82 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Latency class: 4 KiB QD1 random reads of an inference host in a latency
+# class keep their p99 within 1.5x of their uncontended p99 while a
+# bandwidth class saturates the device with 128 KiB reads at QD128. Stock
+# nvmet is measured in the same boot, alternating with nvmet-qos so that
+# drift of the (emulated) machine hits both alike; the median of the
+# rounds is judged, since one p99 under TCG is at the mercy of a few
+# descheduled vCPU slices.
+#
+# The device serves requests in parallel with a fixed service time and a
+# bounded number of slots (null_blk: timer completion, 8 tags), as flash
+# does: a request waits for a free slot, not for every request ahead of
+# it. (A bandwidth-throttled null_blk serves strictly in order; there no
+# scheduler can let a small read overtake work already at the device.)
+. "$(dirname "$0")/lib.sh"
+nq_require nvme fio python3
+
+SECS=${NQ_SECS:-15}
+ROUNDS=${NQ_ROUNDS:-5}
+export NQ_NULLB_ATTRS="irqmode=2 completion_nsec=4000000 hw_queue_depth=8 submit_queues=1"
+INF="--rw=randread --bs=4k --iodepth=1"
+BW="--rw=randread --bs=128k --iodepth=64 --numjobs=2"
+
+nq_target_setup 0 512
+d1=$(nq_connect 1) || exit 1
+d2=$(nq_connect 2) || exit 1
+
+p99() {
+	python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]["read"]["clat_ns"]["percentile"]
+print(int(j["99.000000"]))' "$NQ_WORK/$1.1.json"
+}
+
+# run NAME: inference alone, then inference next to the bandwidth host;
+# prints the contended p99 as a percentage of the uncontended one.
+run() {
+	nq_fio_hosts "$1_alone" "$SECS" "$INF" "$d1"
+	nq_fio_hosts "$1_inf" "$SECS" "$INF" "$d1" &
+	local inf=$!
+	fio --name=bw --filename="$d2" --ioengine=libaio --direct=1 $BW \
+		--offset=256M --size=128M --time_based --runtime=$((SECS + 2)) \
+		--output-format=json > "$NQ_WORK/$1_bw.json" 2>&1 &
+	local bw=$!
+	wait $inf || fail "inference fio failed"
+	wait $bw || fail "bandwidth fio failed"
+	local a c bw
+	a=$(p99 "$1_alone"); c=$(p99 "$1_inf")
+	bw=$(python3 -c '
+import json, sys
+print(sum(j["read"]["bw_bytes"] for j in json.load(open(sys.argv[1]))["jobs"]) // 1000)' "$NQ_WORK/$1_bw.json")
+	log "$1: p99 $((a / 1000)) us alone, $((c / 1000)) us contended; bandwidth host $bw kB/s" >&2
+	pct "$c" "$a"
+}
+
+qos_on() {
+	nq_load_qos
+	nq_ctl class add inference --share 30 --latency
+	nq_ctl class add bulk --share 70
+	nq_ctl host assign "$(host_nqn 1)" inference
+	nq_ctl host assign "$(host_nqn 2)" bulk
+}
+
+median() { printf '%s\n' "$@" | sort -g | sed -n "$((($# + 1) / 2))p"; }
+
+stock=() qos=()
+for r in $(seq "$ROUNDS"); do
+	nq_unload_qos || fail "rmmod failed"
+	stock+=("$(run "stock$r")")
+	qos_on
+	qos+=("$(run "qos$r")")
+done
+
+ms=$(median "${stock[@]}"); mq=$(median "${qos[@]}")
+log "contended p99 as % of uncontended, per round: stock ${stock[*]}; nvmet-qos ${qos[*]}"
+log "median: stock nvmet $ms%, nvmet-qos latency class $mq%"
+python3 -c "import sys; sys.exit(0 if $mq <= 150 else 1)" ||
+	fail "median contended p99 is $mq% of uncontended, above 150%"
+
+nq_finish
