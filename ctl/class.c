@@ -262,6 +262,29 @@ int cmd_class_show(const struct cmd *cmd, int argc, char **argv)
 	return ret;
 }
 
+int qos_class_shares(struct qos_nl *nl, struct vec *out)
+{
+	struct vec cv = { 0 };
+	const struct qclass *c;
+	struct class_share *cs;
+	size_t i;
+	int ret;
+
+	ret = qos_obj_dump(nl, &class_obj, &cv);
+	for (i = 0; !ret && i < cv.n; i++) {
+		c = (const struct qclass *)cv.v + i;
+		cs = vec_push(out, sizeof(*cs));
+		if (!cs) {
+			ret = -ENOMEM;
+			break;
+		}
+		snprintf(cs->name, sizeof(cs->name), "%s", c->name);
+		cs->share = (uint32_t)c->val[CF_SHARE];
+	}
+	free(cv.v);
+	return ret;
+}
+
 /* ---- add, set, del ------------------------------------------------------ */
 
 /* Options that take a byte or I/O amount; 0 means none (burst: default). */

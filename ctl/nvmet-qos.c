@@ -164,6 +164,30 @@ static const struct cmd cmds[] = {
 			"cost; a new cost model applies to requests that arrive after it.\n"
 			"At least one option is required; what is not given stays as it is.\n",
 	},
+	{
+		.object = "stats", .verb = "", .run = cmd_stats,
+		.args = "[OPTION...]",
+		.summary = "per-class and per-host rates, QoS delay and latency",
+		.options =
+			"  -j, --json          print JSON instead of tables\n"
+			"      --class CLASS   only this class (and its hosts)\n"
+			"      --host HOSTNQN  only this host\n"
+			"      --watch SECS    redraw every SECS seconds, with rates,\n"
+			"                      shares and latency of that interval\n"
+			"      --count N       with --watch: stop after N screens\n"
+			"      --prometheus    print the Prometheus text format (for\n"
+			"                      node_exporter's textfile collector)\n"
+			"  -h, --help          show this help\n"
+			"\n"
+			"Rows are per backing device. SHARE is the class's share among\n"
+			"the classes busy on that device, GOT what it got: of the\n"
+			"smoothed byte rate, or with --watch of the cost units of the\n"
+			"interval. DELAY is the mean time a request was held back by\n"
+			"the QoS; P50, P99 and P99.9 are completion latencies from\n"
+			"arrival at nvmet, read from a log2 histogram (so within a\n"
+			"factor of two, interpolated). Without --watch, counters and\n"
+			"latencies cover everything since the host's first request.\n",
+	},
 };
 
 void usage_error(const char *fmt, ...)
@@ -193,8 +217,10 @@ void qos_exit(int code)
 static int synopsis(char *buf, size_t len, const struct cmd *c,
 		    bool with_object)
 {
-	return snprintf(buf, len, "%s%s%s %s", with_object ? c->object : "",
-			with_object ? " " : "", c->verb, c->args);
+	const char *obj = with_object || !*c->verb ? c->object : "";
+	const char *sep1 = *obj && *c->verb ? " " : "";
+
+	return snprintf(buf, len, "%s%s%s %s", obj, sep1, c->verb, c->args);
 }
 
 /* Widest synopsis of the commands listed, for one aligned column. */
@@ -254,8 +280,8 @@ static void object_usage(FILE *f, const char *object)
 
 static void cmd_usage(FILE *f, const struct cmd *c)
 {
-	fprintf(f, "Usage: nvmet-qos %s %s %s\n\n", c->object, c->verb,
-		c->args);
+	fprintf(f, "Usage: nvmet-qos %s%s%s %s\n\n", c->object,
+		*c->verb ? " " : "", c->verb, c->args);
 	/* Capitalise the summary, which the lists print in lower case. */
 	fprintf(f, "%c%s.\n", c->summary[0] & ~0x20, c->summary + 1);
 	if (c->options)
@@ -303,8 +329,8 @@ int cmd_getopt(const struct cmd *cmd, int argc, char **argv,
 void cmd_max_operands(const struct cmd *cmd, int argc, char **argv, int max)
 {
 	if (argc - optind > max)
-		usage_error("%s %s: unexpected argument '%s'", cmd->object,
-			    cmd->verb, argv[optind + max]);
+		usage_error("%s%s%s: unexpected argument '%s'", cmd->object,
+			    *cmd->verb ? " " : "", cmd->verb, argv[optind + max]);
 }
 
 static const struct option json_longopts[] = {
@@ -445,6 +471,10 @@ static int dispatch(int argc, char **argv)
 	if (!known)
 		usage_error("unknown object '%s' (see 'nvmet-qos --help')",
 			    object);
+	/* An object with a verb-less command takes options right away. */
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
+		if (!strcmp(cmds[i].object, object) && !*cmds[i].verb)
+			return cmds[i].run(&cmds[i], argc, argv);
 
 	if (argc < 2)
 		usage_error("missing command after '%s' (see 'nvmet-qos %s --help')",

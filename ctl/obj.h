@@ -66,4 +66,12 @@ int qos_obj_change(uint8_t cmd, const struct qos_attr_set *set,
 		   int (*put)(struct nl_msg *msg, const void *arg),
 		   const void *arg, const char *what);
 
+/* The name and share of every class (class.c), for "stats". */
+struct class_share {
+	char name[32];
+	uint32_t share;
+};
+
+int qos_class_shares(struct qos_nl *nl, struct vec *out);
+
 #endif /* NVMET_QOS_OBJ_H */

@@ -464,3 +464,41 @@ size_t fmt_human(char *dst, size_t size, uint64_t v)
 	sb_putc(&sb, suffix[i]);
 	return sb_finish(&sb);
 }
+
+uint64_t hist_quantile_ns(const uint64_t *h, size_t n, double q)
+{
+	uint64_t total = 0, cum = 0;
+	double target, lo, hi;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		total += h[i];
+	if (!total || !n)
+		return 0;
+	target = q * (double)total;
+	for (i = 0; i < n; i++) {
+		if (!h[i] || (double)(cum + h[i]) < target) {
+			cum += h[i];
+			continue;
+		}
+		lo = i ? (double)(1ULL << i) : 0;
+		if (i == n - 1)
+			return (uint64_t)(lo * 1000);
+		hi = (double)(1ULL << (i + 1));
+		return (uint64_t)((lo + (hi - lo) * (target - cum) / h[i]) * 1000);
+	}
+	return (uint64_t)((double)(1ULL << (n - 1)) * 1000);
+}
+
+size_t fmt_duration(char *dst, size_t size, uint64_t ns)
+{
+	if (ns < 1000)
+		return snprintf(dst, size, "%lluns", (unsigned long long)ns);
+	if (ns < 10000)
+		return snprintf(dst, size, "%.1fus", ns / 1e3);
+	if (ns < 1000000)
+		return snprintf(dst, size, "%.0fus", ns / 1e3);
+	if (ns < 1000000000)
+		return snprintf(dst, size, "%.1fms", ns / 1e6);
+	return snprintf(dst, size, "%.2fs", ns / 1e9);
+}

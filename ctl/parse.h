@@ -75,4 +75,16 @@ size_t fmt_u64(char *dst, size_t size, uint64_t v);
  */
 size_t fmt_human(char *dst, size_t size, uint64_t v);
 
+/*
+ * Quantile @q (0 < q <= 1) of a log2 latency histogram of @n buckets as the
+ * kernel sends it (bucket 0: under 2 us; bucket i: [2^i, 2^(i+1)) us; the
+ * last one open-ended), in ns, interpolated linearly inside its bucket.
+ * 0 for an empty histogram; the lower bound of the last bucket if the
+ * quantile falls there.
+ */
+uint64_t hist_quantile_ns(const uint64_t *h, size_t n, double q);
+
+/* A duration for people: "850ns", "12us", "1.5ms", "2.25s". */
+size_t fmt_duration(char *dst, size_t size, uint64_t ns);
+
 #endif /* NVMET_QOS_PARSE_H */

@@ -35,7 +35,7 @@ run() {
 long=$(printf '%0222d' 0)
 
 echo "KTAP version 1"
-echo "1..124"
+echo "1..135"
 run top_help_long	0 out '^Usage: nvmet-qos'		--help
 run top_help_short	0 out '^Usage: nvmet-qos'		-h
 run host_help		0 out '^Usage: nvmet-qos host COMMAND'	host --help
@@ -139,6 +139,15 @@ run device_missing_verb	2 err "^nvmet-qos: missing command after 'device'" devic
 run device_unknown_verb	2 err "^nvmet-qos: unknown command 'device show'" device show
 run device_extra_arg	2 err "^nvmet-qos: device list: unexpected argument 'x'" device list x
 run device_bad_option	2 err "^nvmet-qos: unknown option '--bogus'"	device list --bogus
+run stats_help		0 out '^Usage: nvmet-qos stats \[OPTION'	stats --help
+run top_help_lists_stats 0 out '^  stats \[OPTION'			--help
+run stats_extra_arg	2 err "^nvmet-qos: stats: unexpected argument 'x'"	stats x
+run stats_json_prom	2 err '^nvmet-qos: --json and --prometheus exclude each other' stats --json --prometheus
+run stats_watch_prom	2 err '^nvmet-qos: --prometheus prints one scrape' stats --watch 1 --prometheus
+run stats_watch_zero	2 err "^nvmet-qos: invalid --watch '0'"	stats --watch 0
+run stats_count_alone	2 err '^nvmet-qos: --count needs --watch'	stats --count 2
+run stats_bad_class	2 err '^nvmet-qos: '				stats --class 'a b'
+run stats_bad_host	2 err '^nvmet-qos: host NQN has a non-printable' stats --host "$(printf 'nqn.a\001')"
 run device_set_help	0 out '^Usage: nvmet-qos device set DEVICE'	device set --help
 run device_set_no_dev	2 err '^nvmet-qos: device set: missing DEVICE'	device set --io-cost 0
 run device_set_nothing	2 err '^nvmet-qos: device set: nothing to change'	device set 8:0
@@ -220,6 +229,8 @@ reaches class_set_share		class set gold --share=1
 reaches class_del		class del gold
 reaches class_list		class list --json
 reaches class_show		class show default
+reaches stats_plain		stats
+reaches stats_filters		stats --json --class default --host nqn.2014-08.org.nvmexpress:x
 reaches device_set_all		device set 8:0 --capacity 20G --write-cost 300 --io-cost 8Ki
 reaches device_set_by_path	device set / --capacity 0
 reaches host_assign		host assign nqn.a gold --weight 1000

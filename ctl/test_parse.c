@@ -313,6 +313,32 @@ static void test_parse_devnum(void)
 	report(parse_devnum(NULL, NULL) == -EINVAL, "devnum_null");
 }
 
+static void test_hist(void)
+{
+	uint64_t h[24] = { 0 };
+	char buf[16];
+
+	report(hist_quantile_ns(h, 24, 0.99) == 0, "hist_empty");
+	h[10] = 100;			/* 100 requests in [1024, 2048) us */
+	report(hist_quantile_ns(h, 24, 0.5) == 1536000, "hist_mid_bucket");
+	report(hist_quantile_ns(h, 24, 1.0) == 2048000, "hist_top_of_bucket");
+	h[0] = 100;			/* and 100 under 2 us */
+	report(hist_quantile_ns(h, 24, 0.25) == 1000, "hist_bucket_zero");
+	report(hist_quantile_ns(h, 24, 0.75) == 1536000, "hist_second_bucket");
+	h[23] = 200;			/* half of all in the open-ended bucket */
+	report(hist_quantile_ns(h, 24, 0.99) == (1ULL << 23) * 1000, "hist_open_bucket");
+	fmt_duration(buf, sizeof(buf), 850);
+	report(!strcmp(buf, "850ns"), "duration_ns");
+	fmt_duration(buf, sizeof(buf), 4200);
+	report(!strcmp(buf, "4.2us"), "duration_us_fraction");
+	fmt_duration(buf, sizeof(buf), 512000);
+	report(!strcmp(buf, "512us"), "duration_us");
+	fmt_duration(buf, sizeof(buf), 1536000);
+	report(!strcmp(buf, "1.5ms"), "duration_ms");
+	fmt_duration(buf, sizeof(buf), 2250000000ULL);
+	report(!strcmp(buf, "2.25s"), "duration_s");
+}
+
 static const struct size_case count_cases[] = {
 	{ "count_plain",	"5000",		0, 5000 },
 	{ "count_K",		"20K",		0, 20000 },
@@ -461,7 +487,7 @@ int main(void)
 	int total = ARRAY_SIZE(size_cases) + 1 + 9 + ARRAY_SIZE(json_cases) +
 		    ARRAY_SIZE(text_cases) + 3 + 5 +
 		    ARRAY_SIZE(class_cases) + 1 + ARRAY_SIZE(uint_cases) + 1 +
-		    ARRAY_SIZE(devnum_cases) + 1 +
+		    ARRAY_SIZE(devnum_cases) + 1 + 11 +
 		    ARRAY_SIZE(count_cases) + ARRAY_SIZE(human_cases) + 2 +
 		    3 + 1;
 
@@ -475,6 +501,7 @@ int main(void)
 	test_class_name();
 	test_parse_uint();
 	test_parse_devnum();
+	test_hist();
 	test_parse_count();
 	test_fmt_human();
 	test_table();

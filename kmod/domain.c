@@ -36,6 +36,7 @@ struct nq_flow {
 	struct nq_host *host;
 	struct hlist_node hnode;
 	struct list_head lnode;
+	struct nq_flow_stats stats;
 };
 
 struct nq_domain {
@@ -353,8 +354,12 @@ bool nq_domain_submit(struct nq_domain *d, struct nq_host *host,
 
 static void update_rate(struct nq_domain *d, u64 now)
 {
+	struct nq_flow *fl;
+
 	if (now - d->rate_ns < NSEC_PER_SEC)
 		return;
+	list_for_each_entry(fl, &d->flow_list, lnode)
+		nq_stats_tick(&fl->stats, now);
 	d->rate = div64_u64((d->sched.completed_cost - d->rate_cost) * NSEC_PER_SEC,
 			    now - d->rate_ns);
 	d->rate_cost = d->sched.completed_cost;
@@ -371,6 +376,8 @@ void nq_domain_complete(struct nq_domain *d, struct nqs_req *r, u64 lat_ns)
 		return;
 	spin_lock_irqsave(&d->lock, flags);
 	nqs_complete(&d->sched, r, lat_ns, now);
+	nq_stats_complete(&container_of(r->flow, struct nq_flow, f)->stats,
+			  r, lat_ns);
 	update_rate(d, now);
 	kick = d->sched.nr_queued;
 	spin_unlock_irqrestore(&d->lock, flags);
@@ -461,6 +468,68 @@ int nq_domain_walk(unsigned long *pos,
 		(*pos)++;
 	}
 	rcu_read_unlock();
+	return ret;
+}
+
+/* Copy flow @idx of @d into @snap; false if there is no such flow. */
+static bool flow_snapshot(struct nq_domain *d, unsigned long idx,
+			  struct nq_flow_snapshot *snap)
+{
+	struct nq_flow *fl;
+	unsigned long flags;
+	bool found = false;
+
+	spin_lock_irqsave(&d->lock, flags);
+	list_for_each_entry(fl, &d->flow_list, lnode) {
+		if (idx--)
+			continue;
+		snap->dev_id = d->key;
+		strscpy(snap->dev_name, d->name, sizeof(snap->dev_name));
+		snap->class_id = fl->f.cls - d->cls;
+		snap->queued = fl->f.nr_queued;
+		snap->idle = now_ns() - d->rate_ns > 2 * NSEC_PER_SEC;
+		snap->st = fl->stats;
+		strscpy(snap->nqn, nq_host_nqn(fl->host), sizeof(snap->nqn));
+		found = true;
+		break;
+	}
+	spin_unlock_irqrestore(&d->lock, flags);
+	return found;
+}
+
+/*
+ * Every flow of every domain, from position @pos (domain, flow), which
+ * is advanced past each flow @fn accepted. Flows are only ever added at
+ * the tail, so a position stays valid between calls.
+ */
+int nq_flow_walk(unsigned long pos[2],
+		 int (*fn)(const struct nq_flow_snapshot *snap, void *arg),
+		 void *arg)
+{
+	struct nq_flow_snapshot *snap;
+	struct nq_domain *d;
+	unsigned long idx = 0;
+	int ret = 0;
+
+	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
+	if (!snap)
+		return -ENOMEM;
+	rcu_read_lock();
+	list_for_each_entry_rcu(d, &domains, node) {
+		if (idx++ < pos[0])
+			continue;
+		while (flow_snapshot(d, pos[1], snap)) {
+			ret = fn(snap, arg);
+			if (ret)
+				goto out;
+			pos[1]++;
+		}
+		pos[0]++;
+		pos[1] = 0;
+	}
+out:
+	rcu_read_unlock();
+	kfree(snap);
 	return ret;
 }
 

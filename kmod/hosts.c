@@ -136,6 +136,12 @@ struct nq_host *nq_host_find(const char *nqn)
 	return host;
 }
 
+/* Host NQNs never change and hosts live until unload. */
+const char *nq_host_nqn(const struct nq_host *host)
+{
+	return host->nqn;
+}
+
 void nq_host_policy(const struct nq_host *host, int *class_id, u32 *weight)
 {
 	*class_id = READ_ONCE(host->class_id);

@@ -75,7 +75,8 @@ static struct genl_family nq_family;
 static int put_u64(struct sk_buff *skb, int type, u64 val)
 {
 	BUILD_BUG_ON((int)NVMET_QOS_A_CLASS_PAD != (int)NVMET_QOS_A_HOST_PAD ||
-		     (int)NVMET_QOS_A_DEV_PAD != (int)NVMET_QOS_A_HOST_PAD);
+		     (int)NVMET_QOS_A_DEV_PAD != (int)NVMET_QOS_A_HOST_PAD ||
+		     (int)NVMET_QOS_A_STATS_PAD != (int)NVMET_QOS_A_HOST_PAD);
 	return nla_put_u64_64bit(skb, type, val, NVMET_QOS_A_HOST_PAD);
 }
 
@@ -497,6 +498,75 @@ static int dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	return dump_result(skb, ret);
 }
 
+/* Statistics, one message per host per device. */
+
+static int put_hist(struct sk_buff *skb, const u64 *lat)
+{
+	struct nlattr *nest;
+	int i;
+
+	nest = nla_nest_start(skb, NVMET_QOS_A_STATS_LAT_HIST);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < NQ_LAT_BUCKETS; i++)
+		if (put_u64(skb, i + 1, lat[i])) {
+			nla_nest_cancel(skb, nest);
+			return -EMSGSIZE;
+		}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int fill_stats(const struct nq_flow_snapshot *s, void *arg)
+{
+	const struct nq_flow_stats *st = &s->st;
+	char cls[NVMET_QOS_CLASS_NAME_MAX_LEN + 1];
+	struct dump_ctx *ctx = arg;
+	struct sk_buff *skb = ctx->skb;
+	void *hdr;
+
+	if (!nq_class_name(s->class_id, cls, sizeof(cls)))
+		strscpy(cls, NVMET_QOS_DEFAULT_CLASS, sizeof(cls));
+	hdr = genlmsg_put(skb, NETLINK_CB(ctx->cb->skb).portid,
+			  ctx->cb->nlh->nlmsg_seq, &nq_family, NLM_F_MULTI,
+			  NVMET_QOS_CMD_STATS_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, NVMET_QOS_A_STATS_DEV_ID, s->dev_id) ||
+	    nla_put_string(skb, NVMET_QOS_A_STATS_DEV_NAME, s->dev_name) ||
+	    nla_put_string(skb, NVMET_QOS_A_STATS_NQN, s->nqn) ||
+	    nla_put_string(skb, NVMET_QOS_A_STATS_CLASS, cls) ||
+	    put_u64(skb, NVMET_QOS_A_STATS_READ_IOS, st->ios[NQ_READ]) ||
+	    put_u64(skb, NVMET_QOS_A_STATS_WRITE_IOS, st->ios[NQ_WRITE]) ||
+	    put_u64(skb, NVMET_QOS_A_STATS_READ_BYTES, st->bytes[NQ_READ]) ||
+	    put_u64(skb, NVMET_QOS_A_STATS_WRITE_BYTES, st->bytes[NQ_WRITE]) ||
+	    put_u64(skb, NVMET_QOS_A_STATS_COST, st->cost) ||
+	    put_u64(skb, NVMET_QOS_A_STATS_RATE_BPS, s->idle ? 0 : st->rate_bps) ||
+	    put_u64(skb, NVMET_QOS_A_STATS_RATE_IOPS, s->idle ? 0 : st->rate_iops) ||
+	    put_u64(skb, NVMET_QOS_A_STATS_QUEUED, s->queued) ||
+	    put_u64(skb, NVMET_QOS_A_STATS_HELD_IOS, st->held_ios) ||
+	    put_u64(skb, NVMET_QOS_A_STATS_HELD_NS, st->held_ns) ||
+	    put_u64(skb, NVMET_QOS_A_STATS_LAT_SUM_NS, st->lat_sum_ns) ||
+	    put_hist(skb, st->lat)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+static int stats_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct dump_ctx ctx = { .skb = skb, .cb = cb };
+	unsigned long pos[2] = { cb->args[0], cb->args[1] };
+	int ret;
+
+	ret = nq_flow_walk(pos, fill_stats, &ctx);
+	cb->args[0] = pos[0];
+	cb->args[1] = pos[1];
+	return dump_result(skb, ret);
+}
+
 static int dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **a = info->attrs;
@@ -567,6 +637,10 @@ static const struct genl_ops nq_ops[] = {
 	},
 	ADMIN_DO(NVMET_QOS_CMD_DEV_SET, dev_set_doit, dev_set_policy,
 		 NVMET_QOS_A_DEV_MAX),
+	{
+		.cmd = NVMET_QOS_CMD_STATS_GET,
+		.dumpit = stats_get_dumpit,
+	},
 };
 
 static struct genl_family nq_family __ro_after_init = {

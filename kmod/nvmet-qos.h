@@ -14,6 +14,7 @@
 #define NQ_MAX_CLASSES		64
 #define NQ_DEFAULT_CLASS	0
 #define NQ_MAX_DOMAINS		1024
+#define NQ_LAT_BUCKETS		NVMET_QOS_LAT_BUCKETS
 
 struct netlink_ext_ack;
 struct nq_host;
@@ -48,6 +49,7 @@ void nq_hosts_count(u32 counts[NQ_MAX_CLASSES]);
 void nq_host_account(struct nq_host *host, enum nq_dir dir, u32 bytes,
 		     bool error);
 int nq_host_snapshot_nqn(const char *nqn, struct nq_host_snapshot *snap);
+const char *nq_host_nqn(const struct nq_host *host);
 int nq_host_walk(unsigned long *pos,
 		 int (*fn)(const struct nq_host_snapshot *snap, void *arg),
 		 void *arg);
@@ -106,6 +108,35 @@ int nq_domain_walk(unsigned long *pos,
 		   void *arg);
 u64 nq_domains_host_queued(const struct nq_host *host);
 void nq_domains_class_stats(int class_id, struct nq_class_stats *st);
+
+/* stats.c: what one host did on one device; under the domain's lock. */
+struct nq_flow_stats {
+	u64 ios[NQ_NR_DIRS], bytes[NQ_NR_DIRS], cost;
+	u64 held_ios, held_ns;
+	u64 lat_sum_ns;
+	u64 lat[NQ_LAT_BUCKETS];
+	u64 rate_bps, rate_iops;
+	u64 tick_ns, tick_bytes, tick_ios;	/* at the last nq_stats_tick() */
+};
+
+void nq_stats_complete(struct nq_flow_stats *s, const struct nqs_req *r,
+		       u64 lat_ns);
+void nq_stats_tick(struct nq_flow_stats *s, u64 now);
+
+/* A copy of one flow's statistics, for netlink. */
+struct nq_flow_snapshot {
+	u32 dev_id;
+	char dev_name[32];
+	int class_id;
+	u64 queued;
+	bool idle;			/* no completion for two seconds */
+	struct nq_flow_stats st;
+	char nqn[NVMET_QOS_NQN_MAX_LEN + 1];
+};
+
+int nq_flow_walk(unsigned long pos[2],
+		 int (*fn)(const struct nq_flow_snapshot *snap, void *arg),
+		 void *arg);
 
 /* hook.c: attaching to nvmet. */
 int nq_hook_init(void);

@@ -23,6 +23,12 @@
 #define NVMET_QOS_IO_COST_MAX		1048576
 /* Smallest capacity hint, cost units (bytes of reads) per second; 0 is none. */
 #define NVMET_QOS_CAPACITY_MIN		1000000
+/*
+ * Completion latency histogram: bucket 0 counts requests under 2 us,
+ * bucket i (1 <= i < LAT_BUCKETS - 1) those in [2^i, 2^(i+1)) us, and the
+ * last one everything from 2^(LAT_BUCKETS - 1) us (about 8.4 s) up.
+ */
+#define NVMET_QOS_LAT_BUCKETS		24
 /* The class every host belongs to until assigned elsewhere. */
 #define NVMET_QOS_DEFAULT_CLASS		"default"
 
@@ -97,6 +103,36 @@ enum {
 	NVMET_QOS_A_DEV_MAX = (__NVMET_QOS_A_DEV_MAX - 1)
 };
 
+/*
+ * Attribute set "stats": one host on one device (a flow). Counters cover
+ * requests nvmet-qos scheduled on that device since the host's first
+ * request there; latency is from the request's arrival at nvmet's execute
+ * step (time held included) to its completion.
+ */
+enum {
+	NVMET_QOS_A_STATS_UNSPEC,
+	NVMET_QOS_A_STATS_PAD,
+	NVMET_QOS_A_STATS_DEV_ID,	/* u32: dev_t of the device, as in "device" */
+	NVMET_QOS_A_STATS_DEV_NAME,	/* string: the device's name */
+	NVMET_QOS_A_STATS_NQN,		/* string: host NQN */
+	NVMET_QOS_A_STATS_CLASS,	/* string: the host's class now */
+	NVMET_QOS_A_STATS_READ_IOS,	/* u64: reads completed */
+	NVMET_QOS_A_STATS_WRITE_IOS,	/* u64: writes completed */
+	NVMET_QOS_A_STATS_READ_BYTES,	/* u64: bytes read */
+	NVMET_QOS_A_STATS_WRITE_BYTES,	/* u64: bytes written */
+	NVMET_QOS_A_STATS_COST,		/* u64: cost units completed */
+	NVMET_QOS_A_STATS_RATE_BPS,	/* u64: bytes/s, smoothed over seconds */
+	NVMET_QOS_A_STATS_RATE_IOPS,	/* u64: I/Os per second, smoothed */
+	NVMET_QOS_A_STATS_QUEUED,	/* u64: requests held back now */
+	NVMET_QOS_A_STATS_HELD_IOS,	/* u64: requests that were held back */
+	NVMET_QOS_A_STATS_HELD_NS,	/* u64: total time requests were held, ns */
+	NVMET_QOS_A_STATS_LAT_SUM_NS,	/* u64: sum of completion latencies, ns */
+	NVMET_QOS_A_STATS_LAT_HIST,	/* nest: u64 count of bucket i as type i + 1 */
+
+	__NVMET_QOS_A_STATS_MAX,
+	NVMET_QOS_A_STATS_MAX = (__NVMET_QOS_A_STATS_MAX - 1)
+};
+
 enum {
 	NVMET_QOS_CMD_UNSPEC,
 	NVMET_QOS_CMD_HOST_GET,		/* do: one host by NQN; dump: every host */
@@ -108,6 +144,7 @@ enum {
 	NVMET_QOS_CMD_CLASS_DEL,	/* delete; its hosts fall back to default */
 	NVMET_QOS_CMD_DEV_GET,		/* dump: every scheduling domain */
 	NVMET_QOS_CMD_DEV_SET,		/* set a device's cost model and capacity hint */
+	NVMET_QOS_CMD_STATS_GET,	/* dump: every host on every device */
 
 	__NVMET_QOS_CMD_MAX,
 	NVMET_QOS_CMD_MAX = (__NVMET_QOS_CMD_MAX - 1)
