@@ -24,10 +24,6 @@
 #include "parse.h"
 #include "table.h"
 
-/* Kernel dev_t as the uapi sends it: MKDEV(major, minor). */
-#define DEV_MINOR_BITS	20
-#define DEV_MINOR_MASK	((1U << DEV_MINOR_BITS) - 1)
-
 /* Longer than any block device name (DISK_NAME_LEN is 32). */
 #define DEV_NAME_MAX	64
 
@@ -112,16 +108,6 @@ static int dev_cmp(const void *a, const void *b)
 	return da->id < db->id ? -1 : da->id > db->id;
 }
 
-static unsigned int dev_major(uint32_t id)
-{
-	return id >> DEV_MINOR_BITS;
-}
-
-static unsigned int dev_minor(uint32_t id)
-{
-	return id & DEV_MINOR_MASK;
-}
-
 static int dev_print_json(const void *obj)
 {
 	const struct device *d = obj;
@@ -132,7 +118,7 @@ static int dev_print_json(const void *obj)
 	else if (json_print_str(stdout, d->name))
 		return -1;
 	printf(",\"id\":%u,\"major\":%u,\"minor\":%u", (unsigned int)d->id,
-	       dev_major(d->id), dev_minor(d->id));
+	       kdev_major(d->id), kdev_minor(d->id));
 	json_print_fields(stdout, dev_fields, NFIELDS, d->val, d->have);
 	putchar('}');
 	return 0;
@@ -154,7 +140,7 @@ static void dev_table_row(struct table *t, const void *obj)
 	const struct device *d = obj;
 	char id[24];
 
-	snprintf(id, sizeof(id), "%u:%u", dev_major(d->id), dev_minor(d->id));
+	snprintf(id, sizeof(id), "%u:%u", kdev_major(d->id), kdev_minor(d->id));
 	table_add(t, d->name[0] ? d->name : "-");
 	table_add(t, id);
 	table_add_fields(t, dev_fields, NFIELDS, d->val, d->have);
@@ -216,17 +202,12 @@ static uint32_t whole_disk(uint32_t id)
 	uint32_t disk;
 
 	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/partition",
-		 dev_major(id), dev_minor(id));
+		 kdev_major(id), kdev_minor(id));
 	if (access(path, F_OK))
 		return id;
 	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/../dev",
-		 dev_major(id), dev_minor(id));
+		 kdev_major(id), kdev_minor(id));
 	return sysfs_devnum(path, &disk) ? id : disk;
-}
-
-static uint32_t mkdev(unsigned int major, unsigned int minor)
-{
-	return major << DEV_MINOR_BITS | minor;
 }
 
 /*
@@ -255,9 +236,9 @@ static uint32_t arg_device(const char *arg)
 	if (stat(arg, &st))
 		usage_error("cannot use DEVICE '%s': %s", arg, strerror(errno));
 	if (S_ISBLK(st.st_mode))
-		return whole_disk(mkdev(major(st.st_rdev), minor(st.st_rdev)));
+		return whole_disk(kdev_make(major(st.st_rdev), minor(st.st_rdev)));
 	/* A file: the device of its file system, as nvmet's file backend. */
-	return whole_disk(mkdev(major(st.st_dev), minor(st.st_dev)));
+	return whole_disk(kdev_make(major(st.st_dev), minor(st.st_dev)));
 }
 
 struct dev_conf {
@@ -347,8 +328,8 @@ int cmd_device_set(const struct cmd *cmd, int argc, char **argv)
 	if (!capacity && !write_cost && !io_cost)
 		usage_error("device set: nothing to change, give at least one option (see 'nvmet-qos device set --help')");
 	conf.id = arg_device(arg);
-	snprintf(what, sizeof(what), "device %u:%u", dev_major(conf.id),
-		 dev_minor(conf.id));
+	snprintf(what, sizeof(what), "device %u:%u", kdev_major(conf.id),
+		 kdev_minor(conf.id));
 	return qos_obj_change(NVMET_QOS_CMD_DEV_SET, &dev_set, dev_put_conf,
 			      &conf, what);
 }

@@ -190,9 +190,9 @@ int parse_devnum(const char *s, uint32_t *out)
 		err = parse_uint(colon + 1, 0, UINT64_MAX, &mi);
 	if (err)
 		return err;
-	if (ma >= 4096 || mi >= (1U << 20))
+	if (ma > KDEV_MAJOR_MAX || mi >= (1U << KDEV_MINOR_BITS))
 		return -ERANGE;
-	*out = (uint32_t)(ma << 20 | mi);
+	*out = kdev_make((uint32_t)ma, (uint32_t)mi);
 	return 0;
 }
 

@@ -46,9 +46,28 @@ int parse_size(const char *s, uint64_t *out);
  */
 int parse_count(const char *s, uint64_t *out);
 
+/* The kernel's dev_t as the uapi carries it: MAJOR << 20 | MINOR. */
+#define KDEV_MINOR_BITS	20
+#define KDEV_MAJOR_MAX	4095
+
+static inline uint32_t kdev_make(uint32_t major, uint32_t minor)
+{
+	return major << KDEV_MINOR_BITS | minor;
+}
+
+static inline unsigned int kdev_major(uint32_t id)
+{
+	return id >> KDEV_MINOR_BITS;
+}
+
+static inline unsigned int kdev_minor(uint32_t id)
+{
+	return id & ((1U << KDEV_MINOR_BITS) - 1);
+}
+
 /*
  * Parse a device number "MAJOR:MINOR" (decimal) into the kernel's dev_t
- * encoding, MAJOR << 20 | MINOR. Returns 0, -EINVAL for malformed input or
+ * encoding, kdev_make(). Returns 0, -EINVAL for malformed input or
  * -ERANGE when MAJOR >= 4096 or MINOR >= 2^20. @out is untouched on error.
  */
 int parse_devnum(const char *s, uint32_t *out);

@@ -125,8 +125,8 @@ static int row_from_attrs(struct nlattr **tb, void *obj)
 	if (tb[NVMET_QOS_A_STATS_DEV_NAME])
 		nla_strlcpy(r->dev, tb[NVMET_QOS_A_STATS_DEV_NAME], sizeof(r->dev));
 	if (!r->dev[0])
-		snprintf(r->dev, sizeof(r->dev), "%u:%u", r->dev_id >> 20,
-			 r->dev_id & 0xfffff);
+		snprintf(r->dev, sizeof(r->dev), "%u:%u", kdev_major(r->dev_id),
+			 kdev_minor(r->dev_id));
 	nla_strlcpy(r->nqn, tb[NVMET_QOS_A_STATS_NQN], sizeof(r->nqn));
 	if (tb[NVMET_QOS_A_STATS_CLASS])
 		nla_strlcpy(r->cls, tb[NVMET_QOS_A_STATS_CLASS], sizeof(r->cls));

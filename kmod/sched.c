@@ -99,6 +99,13 @@ static bool bucket_ok(const struct nqs_bucket *b)
 	return !b->rate || b->tokens >= 0;
 }
 
+/* Bring @b up to @now, then whether it allows a dispatch. */
+static bool bucket_allows(struct nqs_bucket *b, u64 now)
+{
+	bucket_refill(b, now);
+	return bucket_ok(b);
+}
+
 /* When the bucket's debt will be paid, in ns; 0 if it is not in debt. */
 static u64 bucket_ready_at(const struct nqs_bucket *b)
 {
@@ -241,9 +248,9 @@ static struct nqs_req *flow_head(const struct nqs_flow *f)
 
 static bool class_within_ceiling(struct nqs_class *c, u64 now)
 {
-	bucket_refill(&c->ceil_b, now);
-	bucket_refill(&c->ceil_i, now);
-	return bucket_ok(&c->ceil_b) && bucket_ok(&c->ceil_i);
+	bool bytes = bucket_allows(&c->ceil_b, now);
+
+	return bucket_allows(&c->ceil_i, now) && bytes;
 }
 
 static bool class_below_floor(const struct nqs_class *c, u64 now)
@@ -379,8 +386,7 @@ static bool has_lat_room(const struct nqs_domain *d)
 
 static bool within_capacity(struct nqs_domain *d, u64 now)
 {
-	bucket_refill(&d->capacity, now);
-	return bucket_ok(&d->capacity);
+	return bucket_allows(&d->capacity, now);
 }
 
 struct nqs_req *nqs_next(struct nqs_domain *d, u64 now)
