@@ -208,7 +208,7 @@ static void class_table_row(struct table *t, const void *obj)
 
 /* ---- list and show ------------------------------------------------------ */
 
-static const struct qos_obj class_obj = {
+const struct qos_obj qos_class_obj = {
 	.set = &class_set,
 	.get_cmd = NVMET_QOS_CMD_CLASS_GET,
 	.key_attr = NVMET_QOS_A_CLASS_NAME,
@@ -231,7 +231,7 @@ int cmd_class_list(const struct cmd *cmd, int argc, char **argv)
 
 	json = cmd_parse_json(cmd, argc, argv);
 	cmd_max_operands(cmd, argc, argv, 0);
-	return qos_obj_list(&class_obj, json);
+	return qos_obj_list(&qos_class_obj, json);
 }
 
 int cmd_class_show(const struct cmd *cmd, int argc, char **argv)
@@ -252,10 +252,10 @@ int cmd_class_show(const struct cmd *cmd, int argc, char **argv)
 		return QOS_EXIT_ERROR;
 
 	/* The class itself, then every class for the base of SHARE%. */
-	if (!qos_obj_get(&nl, &class_obj, name, &c) &&
-	    !qos_obj_dump(&nl, &class_obj, &cv)) {
+	if (!qos_obj_get(&nl, &qos_class_obj, name, &c) &&
+	    !qos_obj_dump(&nl, &qos_class_obj, &cv)) {
 		c.share_sum = share_sum(cv.v, cv.n, &c);
-		ret = qos_obj_print_one(&class_obj, &c, json);
+		ret = qos_obj_print_one(&qos_class_obj, &c, json);
 	}
 	free(cv.v);
 	qos_nl_close(&nl);
@@ -270,7 +270,7 @@ int qos_class_shares(struct qos_nl *nl, struct vec *out)
 	size_t i;
 	int ret;
 
-	ret = qos_obj_dump(nl, &class_obj, &cv);
+	ret = qos_obj_dump(nl, &qos_class_obj, &cv);
 	for (i = 0; !ret && i < cv.n; i++) {
 		c = (const struct qclass *)cv.v + i;
 		cs = vec_push(out, sizeof(*cs));

@@ -146,7 +146,7 @@ static void dev_table_row(struct table *t, const void *obj)
 	table_add_fields(t, dev_fields, NFIELDS, d->val, d->have);
 }
 
-static const struct qos_obj dev_obj = {
+const struct qos_obj qos_dev_obj = {
 	.set = &dev_set,
 	.get_cmd = NVMET_QOS_CMD_DEV_GET,
 	.name = "device",
@@ -167,7 +167,7 @@ int cmd_device_list(const struct cmd *cmd, int argc, char **argv)
 
 	json = cmd_parse_json(cmd, argc, argv);
 	cmd_max_operands(cmd, argc, argv, 0);
-	return qos_obj_list(&dev_obj, json);
+	return qos_obj_list(&qos_dev_obj, json);
 }
 
 /* ---- set ---------------------------------------------------------------- */

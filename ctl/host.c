@@ -151,7 +151,7 @@ static void host_table_row(struct table *t, const void *obj)
 	table_add_fields(t, host_fields, NFIELDS, h->val, h->have);
 }
 
-static const struct qos_obj host_obj = {
+const struct qos_obj qos_host_obj = {
 	.set = &host_set,
 	.get_cmd = NVMET_QOS_CMD_HOST_GET,
 	.key_attr = NVMET_QOS_A_HOST_NQN,
@@ -172,7 +172,7 @@ int cmd_host_list(const struct cmd *cmd, int argc, char **argv)
 
 	json = cmd_parse_json(cmd, argc, argv);
 	cmd_max_operands(cmd, argc, argv, 0);
-	return qos_obj_list(&host_obj, json);
+	return qos_obj_list(&qos_host_obj, json);
 }
 
 int cmd_host_show(const struct cmd *cmd, int argc, char **argv)
@@ -185,7 +185,7 @@ int cmd_host_show(const struct cmd *cmd, int argc, char **argv)
 	nqn = cmd_operand(cmd, argc, argv, "HOSTNQN");
 	cmd_max_operands(cmd, argc, argv, 0);
 	arg_nqn(nqn);
-	return qos_obj_show(&host_obj, nqn, &h, json);
+	return qos_obj_show(&qos_host_obj, nqn, &h, json);
 }
 
 /* What host_change() sends. */

@@ -188,6 +188,25 @@ static const struct cmd cmds[] = {
 			"factor of two, interpolated). Without --watch, counters and\n"
 			"latencies cover everything since the host's first request.\n",
 	},
+	{
+		.object = "monitor", .verb = "", .run = cmd_monitor,
+		.args = "[--json] [--count N]",
+		.summary = "print events as they happen",
+		.options =
+			"  -j, --json       one JSON object per line\n"
+			"  -c, --count N    exit after N events (default: run until\n"
+			"                   interrupted)\n"
+			"  -h, --help       show this help\n"
+			"\n"
+			"Events: host-change (a host assigned, weighted or unassigned),\n"
+			"class-new, class-change, class-del, dev-change (device settings),\n"
+			"ctrl-connect and ctrl-disconnect (controllers nvmet creates and\n"
+			"tears down, i.e. hosts connecting and going away, whatever the\n"
+			"reason). Objects are shown with the fields of 'list'. Hosts\n"
+			"moved to default by a class deletion have no host-change of\n"
+			"their own. If the kernel had to drop events, a 'lost' event and\n"
+			"a warning on stderr say so. Any user may monitor.\n",
+	},
 };
 
 void usage_error(const char *fmt, ...)

@@ -114,5 +114,6 @@ int cmd_class_show(const struct cmd *cmd, int argc, char **argv);
 int cmd_device_list(const struct cmd *cmd, int argc, char **argv);
 int cmd_device_set(const struct cmd *cmd, int argc, char **argv);
 int cmd_stats(const struct cmd *cmd, int argc, char **argv);
+int cmd_monitor(const struct cmd *cmd, int argc, char **argv);
 
 #endif /* NVMET_QOS_CLI_H */

@@ -38,6 +38,9 @@ struct qos_obj {
 	void (*table_row)(struct table *t, const void *obj);
 };
 
+/* The objects (host.c, class.c, device.c), also decoded by "monitor". */
+extern const struct qos_obj qos_host_obj, qos_class_obj, qos_dev_obj;
+
 /* Every object of @o into @vec, sorted. Prints why and returns < 0 if not. */
 int qos_obj_dump(struct qos_nl *nl, const struct qos_obj *o, struct vec *vec);
 

@@ -34,8 +34,9 @@ run() {
 
 long=$(printf '%0222d' 0)
 
-echo "KTAP version 1"
-echo "1..135"
+# Results go to a file until the count is known, so the plan comes first
+# without being kept up to date by hand.
+exec 3>&1 >"$tmp/ktap"
 run top_help_long	0 out '^Usage: nvmet-qos'		--help
 run top_help_short	0 out '^Usage: nvmet-qos'		-h
 run host_help		0 out '^Usage: nvmet-qos host COMMAND'	host --help
@@ -148,6 +149,12 @@ run stats_watch_zero	2 err "^nvmet-qos: invalid --watch '0'"	stats --watch 0
 run stats_count_alone	2 err '^nvmet-qos: --count needs --watch'	stats --count 2
 run stats_bad_class	2 err '^nvmet-qos: '				stats --class 'a b'
 run stats_bad_host	2 err '^nvmet-qos: host NQN has a non-printable' stats --host "$(printf 'nqn.a\001')"
+run monitor_help	0 out '^Usage: nvmet-qos monitor \[--json\] \[--count N\]' monitor --help
+run top_help_lists_monitor 0 out '^  monitor \[--json\]'			--help
+run monitor_extra_arg	2 err "^nvmet-qos: monitor: unexpected argument 'x'"	monitor x
+run monitor_count_zero	2 err "^nvmet-qos: invalid --count '0': want a positive integer" monitor --count 0
+run monitor_count_word	2 err "^nvmet-qos: invalid --count 'ten'"	monitor --count ten
+run monitor_count_missing 2 err "^nvmet-qos: option '--count' needs an argument" monitor --count
 run device_set_help	0 out '^Usage: nvmet-qos device set DEVICE'	device set --help
 run device_set_no_dev	2 err '^nvmet-qos: device set: missing DEVICE'	device set --io-cost 0
 run device_set_nothing	2 err '^nvmet-qos: device set: nothing to change'	device set 8:0
@@ -231,6 +238,7 @@ reaches class_list		class list --json
 reaches class_show		class show default
 reaches stats_plain		stats
 reaches stats_filters		stats --json --class default --host nqn.2014-08.org.nvmexpress:x
+reaches monitor_json		monitor --json --count 3
 reaches device_set_all		device set 8:0 --capacity 20G --write-cost 300 --io-cost 8Ki
 reaches device_set_by_path	device set / --capacity 0
 reaches host_assign		host assign nqn.a gold --weight 1000
@@ -238,4 +246,8 @@ reaches host_weight		host weight nqn.a 1
 reaches host_unassign		host unassign nqn.a
 reaches device_list		device list
 
+exec >&3 3>&-
+echo "KTAP version 1"
+echo "1..$n"
+cat "$tmp/ktap"
 [ $fail -eq 0 ]

@@ -299,7 +299,11 @@ struct nq_domain *nq_domain_get(u32 key, const char *name)
  * Apply an admin's settings to the domain of @key, creating it if its
  * device has not done I/O yet. Values were validated by the caller.
  */
+static void snapshot(struct nq_domain *d, struct nq_dev_snapshot *s);
+
+/* Apply @conf to the domain of @key, made if need be; @snap: the result. */
 int nq_domain_configure(u32 key, const struct nq_dev_conf *conf,
+			struct nq_dev_snapshot *snap,
 			struct netlink_ext_ack *extack)
 {
 	struct nq_domain *d = domain_get(key, NULL, GFP_KERNEL);
@@ -322,6 +326,7 @@ int nq_domain_configure(u32 key, const struct nq_dev_conf *conf,
 		nqs_domain_set_capacity(&d->sched, conf->capacity, now_ns());
 	spin_unlock_irqrestore(&d->lock, flags);
 	domain_kick(d);
+	snapshot(d, snap);
 	return 0;
 }
 

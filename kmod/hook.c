@@ -18,6 +18,10 @@
  * waits for its data). There is no tracepoint for that, so a kprobe on
  * nvmet_req_uninit disarms such requests.
  *
+ * The same two places tell the events group about controllers: a connect
+ * command on an admin queue completing with success made one, and a kprobe
+ * on nvmet_sq_destroy sees its admin queue go.
+ *
  * Safety of module unload rests on one counter, "pending": requests whose
  * req->execute points into this module, plus trampolines still running.
  * Unload first stops arming new requests, then waits for pending to drain,
@@ -65,6 +69,8 @@ struct binding {
 	struct tracepoint *tp_init;
 	struct tracepoint *tp_complete;
 	struct kprobe uninit_kp;
+	struct kprobe sq_destroy_kp;	/* optional: events only */
+	bool sq_destroy_ok;
 };
 
 static DEFINE_MUTEX(bind_lock);
@@ -312,6 +318,42 @@ static void probe_init(void *data, struct nvmet_req *req,
 	req->execute = trampolines[slot];
 }
 
+static u8 ctrl_trtype(const struct nvmet_ctrl *ctrl)
+{
+	return ctrl->port ? ctrl->port->disc_addr.trtype : 0;
+}
+
+/*
+ * A connect command for an admin queue that succeeded: nvmet made a
+ * controller (and set sq->ctrl). The host gets its entry now, so it is
+ * listed, with its class, before its first I/O.
+ */
+static void note_connect(struct nvmet_req *req)
+{
+	struct nvme_command *cmd = req->cmd;
+	struct nvmet_ctrl *ctrl = req->sq->ctrl;
+
+	if (cmd->common.opcode != nvme_fabrics_command ||
+	    cmd->fabrics.fctype != nvme_fabrics_type_connect ||
+	    cmd->connect.qid || req->cqe->status || !ctrl)
+		return;
+	nq_host_get(ctrl->hostnqn, GFP_ATOMIC);
+	nq_event_ctrl(NVMET_QOS_CMD_CTRL_CONNECT_NTF, ctrl->hostnqn,
+		      ctrl->subsysnqn, ctrl->cntlid, ctrl_trtype(ctrl));
+}
+
+/* nvmet's own test for "the admin queue of its controller". */
+static int sq_destroy_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct nvmet_sq *sq = (void *)regs_get_kernel_argument(regs, 0);
+	struct nvmet_ctrl *ctrl = READ_ONCE(sq->ctrl);
+
+	if (ctrl && ctrl->sqs && ctrl->sqs[0] == sq)
+		nq_event_ctrl(NVMET_QOS_CMD_CTRL_DISCONNECT_NTF, ctrl->hostnqn,
+			      ctrl->subsysnqn, ctrl->cntlid, ctrl_trtype(ctrl));
+	return 0;
+}
+
 static void probe_complete(void *data, struct nvmet_req *req)
 {
 	struct tracked *t;
@@ -320,8 +362,10 @@ static void probe_complete(void *data, struct nvmet_req *req)
 		disarm(req);
 		return;
 	}
-	if (!req->sq->qid)
+	if (!req->sq->qid) {
+		note_connect(req);
 		return;
+	}
 	t = untrack(req);
 	if (!t)
 		return;
@@ -416,6 +460,13 @@ static int bind(struct module *mod)
 	ret = tracepoint_probe_register(b->tp_complete, probe_complete, NULL);
 	if (ret)
 		goto err_kprobe;
+
+	/* Without it QoS works; only disconnect events are missing. */
+	b->sq_destroy_kp.symbol_name = "nvmet_sq_destroy";
+	b->sq_destroy_kp.pre_handler = sq_destroy_pre;
+	b->sq_destroy_ok = !register_kprobe(&b->sq_destroy_kp);
+	if (!b->sq_destroy_ok)
+		pr_warn("cannot probe nvmet_sq_destroy; no disconnect events\n");
 	ret = tracepoint_probe_register(b->tp_init, probe_init, NULL);
 	if (ret)
 		goto err_complete;
@@ -425,6 +476,8 @@ static int bind(struct module *mod)
 	return 0;
 
 err_complete:
+	if (b->sq_destroy_ok)
+		unregister_kprobe(&b->sq_destroy_kp);
 	tracepoint_probe_unregister(b->tp_complete, probe_complete, NULL);
 	tracepoint_synchronize_unregister();
 err_kprobe:
@@ -462,6 +515,8 @@ static void wait_pending(void)
 static void unbind(void)
 {
 	tracepoint_probe_unregister(bound.tp_complete, probe_complete, NULL);
+	if (bound.sq_destroy_ok)
+		unregister_kprobe(&bound.sq_destroy_kp);
 	unregister_kprobe(&bound.uninit_kp);
 	tracepoint_synchronize_unregister();
 	untrack_all();

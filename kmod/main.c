@@ -46,6 +46,7 @@ err_hosts:
 static void __exit nq_exit(void)
 {
 	nq_hook_exit();
+	nq_events_exit();
 	nq_netlink_exit();
 	nq_domains_exit();
 	nq_hosts_exit();

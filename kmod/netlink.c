@@ -60,8 +60,6 @@ static const struct nla_policy dev_set_policy[NVMET_QOS_A_DEV_MAX + 1] = {
 	[NVMET_QOS_A_DEV_CAPACITY] = { .type = NLA_U64 },
 };
 
-static struct genl_family nq_family;
-
 /* A missing key attribute: flagged for tools, and said in words for people. */
 #define REQUIRE(info, type, msg) ({					\
 	int __missing = GENL_REQ_ATTR_CHECK(info, type);		\
@@ -80,8 +78,8 @@ static int put_u64(struct sk_buff *skb, int type, u64 val)
 	return nla_put_u64_64bit(skb, type, val, NVMET_QOS_A_HOST_PAD);
 }
 
-static int fill_host(struct sk_buff *skb, const struct nq_host_snapshot *s,
-		     u32 portid, u32 seq, int flags)
+int nq_nl_fill_host(struct sk_buff *skb, const struct nq_host_snapshot *s,
+		    u32 portid, u32 seq, int flags, u8 cmd)
 {
 	char cls[NVMET_QOS_CLASS_NAME_MAX_LEN + 1];
 	void *hdr;
@@ -89,8 +87,7 @@ static int fill_host(struct sk_buff *skb, const struct nq_host_snapshot *s,
 	if (!nq_class_name(s->class_id, cls, sizeof(cls)))
 		strscpy(cls, NVMET_QOS_DEFAULT_CLASS, sizeof(cls));
 
-	hdr = genlmsg_put(skb, portid, seq, &nq_family, flags,
-			  NVMET_QOS_CMD_HOST_GET);
+	hdr = genlmsg_put(skb, portid, seq, &nq_genl_family, flags, cmd);
 	if (!hdr)
 		return -EMSGSIZE;
 	if (nla_put_string(skb, NVMET_QOS_A_HOST_NQN, s->nqn) ||
@@ -127,7 +124,7 @@ static int host_get_doit(struct sk_buff *skb, struct genl_info *info)
 	if (ret) {
 		NL_SET_ERR_MSG_ATTR(info->extack,
 				    info->attrs[NVMET_QOS_A_HOST_NQN],
-				    "no host with this NQN has done I/O");
+				    "no host with this NQN has connected or been assigned");
 		goto out;
 	}
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
@@ -135,7 +132,8 @@ static int host_get_doit(struct sk_buff *skb, struct genl_info *info)
 		ret = -ENOMEM;
 		goto out;
 	}
-	ret = fill_host(msg, snap, info->snd_portid, info->snd_seq, 0);
+	ret = nq_nl_fill_host(msg, snap, info->snd_portid, info->snd_seq, 0,
+			      NVMET_QOS_CMD_HOST_GET);
 	if (ret) {
 		nlmsg_free(msg);
 		goto out;
@@ -167,8 +165,9 @@ static int dump_one(const struct nq_host_snapshot *snap, void *arg)
 {
 	struct dump_ctx *ctx = arg;
 
-	return fill_host(ctx->skb, snap, NETLINK_CB(ctx->cb->skb).portid,
-			 ctx->cb->nlh->nlmsg_seq, NLM_F_MULTI);
+	return nq_nl_fill_host(ctx->skb, snap, NETLINK_CB(ctx->cb->skb).portid,
+			       ctx->cb->nlh->nlmsg_seq, NLM_F_MULTI,
+			       NVMET_QOS_CMD_HOST_GET);
 }
 
 /*
@@ -237,6 +236,7 @@ static int host_set_doit(struct sk_buff *skb, struct genl_info *info)
 	nq_host_set_policy(host, class_id >= 0 ? class_id : cur_class,
 			   weight ?: cur_weight);
 	nq_domains_apply();
+	nq_event_host(nq_host_nqn(host));
 out:
 	nq_policy_unlock();
 	return ret;
@@ -253,6 +253,7 @@ static int host_del_doit(struct sk_buff *skb, struct genl_info *info)
 	if (host) {
 		nq_host_set_policy(host, NQ_DEFAULT_CLASS, 100);
 		nq_domains_apply();
+		nq_event_host(nq_host_nqn(host));
 	}
 	nq_policy_unlock();
 	if (!host) {
@@ -265,8 +266,8 @@ static int host_del_doit(struct sk_buff *skb, struct genl_info *info)
 
 /* Classes. */
 
-static int fill_class(struct sk_buff *skb, int id, const u32 *hosts,
-		      u32 portid, u32 seq, int flags)
+int nq_nl_fill_class(struct sk_buff *skb, int id, const u32 *hosts,
+		     u32 portid, u32 seq, int flags, u8 cmd)
 {
 	char name[NVMET_QOS_CLASS_NAME_MAX_LEN + 1];
 	struct nqs_class_conf k;
@@ -277,8 +278,7 @@ static int fill_class(struct sk_buff *skb, int id, const u32 *hosts,
 	if (!nq_class_conf(id, &gen, &k) || !nq_class_name(id, name, sizeof(name)))
 		return -ENOENT;
 	nq_domains_class_stats(id, &st);
-	hdr = genlmsg_put(skb, portid, seq, &nq_family, flags,
-			  NVMET_QOS_CMD_CLASS_GET);
+	hdr = genlmsg_put(skb, portid, seq, &nq_genl_family, flags, cmd);
 	if (!hdr)
 		return -EMSGSIZE;
 	if (nla_put_string(skb, NVMET_QOS_A_CLASS_NAME, name) ||
@@ -330,7 +330,8 @@ static int class_get_doit(struct sk_buff *skb, struct genl_info *info)
 	if (!msg)
 		return -ENOMEM;
 	nq_hosts_count(hosts);
-	ret = fill_class(msg, id, hosts, info->snd_portid, info->snd_seq, 0);
+	ret = nq_nl_fill_class(msg, id, hosts, info->snd_portid, info->snd_seq,
+			       0, NVMET_QOS_CMD_CLASS_GET);
 	if (ret) {
 		nlmsg_free(msg);
 		return ret;
@@ -345,8 +346,10 @@ static int class_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 
 	nq_hosts_count(hosts);
 	for (id = cb->args[0]; id < NQ_MAX_CLASSES; id++) {
-		ret = fill_class(skb, id, hosts, NETLINK_CB(cb->skb).portid,
-				 cb->nlh->nlmsg_seq, NLM_F_MULTI);
+		ret = nq_nl_fill_class(skb, id, hosts,
+				       NETLINK_CB(cb->skb).portid,
+				       cb->nlh->nlmsg_seq, NLM_F_MULTI,
+				       NVMET_QOS_CMD_CLASS_GET);
 		if (ret == -EMSGSIZE)
 			break;
 	}
@@ -406,6 +409,8 @@ static int class_new_doit(struct sk_buff *skb, struct genl_info *info)
 		return ret;
 	nq_policy_lock();
 	ret = nq_class_new(name, &k, info->extack);
+	if (ret >= 0)
+		nq_event_send(nq_event_class(ret, NVMET_QOS_CMD_CLASS_NEW_NTF));
 	nq_policy_unlock();
 	return ret < 0 ? ret : 0;
 }
@@ -427,6 +432,7 @@ static int class_set_doit(struct sk_buff *skb, struct genl_info *info)
 		goto out;
 	nq_class_update(id, &k);
 	nq_domains_apply();
+	nq_event_send(nq_event_class(id, NVMET_QOS_CMD_CLASS_CHANGE_NTF));
 out:
 	nq_policy_unlock();
 	return ret;
@@ -434,6 +440,7 @@ out:
 
 static int class_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	struct sk_buff *ntf;
 	int id, ret = 0;
 
 	nq_policy_lock();
@@ -448,10 +455,12 @@ static int class_del_doit(struct sk_buff *skb, struct genl_info *info)
 		ret = -EINVAL;
 		goto out;
 	}
+	ntf = nq_event_class(id, NVMET_QOS_CMD_CLASS_DEL_NTF);
 	/* Hosts first, so no domain can still map a flow to the class. */
 	nq_hosts_reset_class(id);
 	nq_domains_apply();
 	nq_class_delete(id);
+	nq_event_send(ntf);
 out:
 	nq_policy_unlock();
 	return ret;
@@ -459,15 +468,12 @@ out:
 
 /* Devices. */
 
-static int fill_dev(const struct nq_dev_snapshot *s, void *arg)
+int nq_nl_fill_dev(struct sk_buff *skb, const struct nq_dev_snapshot *s,
+		   u32 portid, u32 seq, int flags, u8 cmd)
 {
-	struct dump_ctx *ctx = arg;
-	struct sk_buff *skb = ctx->skb;
 	void *hdr;
 
-	hdr = genlmsg_put(skb, NETLINK_CB(ctx->cb->skb).portid,
-			  ctx->cb->nlh->nlmsg_seq, &nq_family, NLM_F_MULTI,
-			  NVMET_QOS_CMD_DEV_GET);
+	hdr = genlmsg_put(skb, portid, seq, &nq_genl_family, flags, cmd);
 	if (!hdr)
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, NVMET_QOS_A_DEV_ID, s->id) ||
@@ -487,13 +493,22 @@ static int fill_dev(const struct nq_dev_snapshot *s, void *arg)
 	return 0;
 }
 
+static int dump_dev(const struct nq_dev_snapshot *s, void *arg)
+{
+	struct dump_ctx *ctx = arg;
+
+	return nq_nl_fill_dev(ctx->skb, s, NETLINK_CB(ctx->cb->skb).portid,
+			      ctx->cb->nlh->nlmsg_seq, NLM_F_MULTI,
+			      NVMET_QOS_CMD_DEV_GET);
+}
+
 static int dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct dump_ctx ctx = { .skb = skb, .cb = cb };
 	unsigned long pos = cb->args[0];
 	int ret;
 
-	ret = nq_domain_walk(&pos, fill_dev, &ctx);
+	ret = nq_domain_walk(&pos, dump_dev, &ctx);
 	cb->args[0] = pos;
 	return dump_result(skb, ret);
 }
@@ -528,8 +543,8 @@ static int fill_stats(const struct nq_flow_snapshot *s, void *arg)
 	if (!nq_class_name(s->class_id, cls, sizeof(cls)))
 		strscpy(cls, NVMET_QOS_DEFAULT_CLASS, sizeof(cls));
 	hdr = genlmsg_put(skb, NETLINK_CB(ctx->cb->skb).portid,
-			  ctx->cb->nlh->nlmsg_seq, &nq_family, NLM_F_MULTI,
-			  NVMET_QOS_CMD_STATS_GET);
+			  ctx->cb->nlh->nlmsg_seq, &nq_genl_family,
+			  NLM_F_MULTI, NVMET_QOS_CMD_STATS_GET);
 	if (!hdr)
 		return -EMSGSIZE;
 	if (nla_put_u32(skb, NVMET_QOS_A_STATS_DEV_ID, s->dev_id) ||
@@ -571,6 +586,8 @@ static int dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **a = info->attrs;
 	struct nq_dev_conf conf = { 0 };
+	struct nq_dev_snapshot snap;
+	int ret;
 
 	if (REQUIRE(info, NVMET_QOS_A_DEV_ID, "missing device id"))
 		return -EINVAL;
@@ -596,8 +613,11 @@ static int dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 			       "nothing to set: give a write cost, an I/O cost or a capacity");
 		return -EINVAL;
 	}
-	return nq_domain_configure(nla_get_u32(a[NVMET_QOS_A_DEV_ID]), &conf,
-				   info->extack);
+	ret = nq_domain_configure(nla_get_u32(a[NVMET_QOS_A_DEV_ID]), &conf,
+				  &snap, info->extack);
+	if (!ret)
+		nq_event_dev(&snap);
+	return ret;
 }
 
 #define ADMIN_DO(_cmd, _doit, _policy, _max) {				\
@@ -643,7 +663,11 @@ static const struct genl_ops nq_ops[] = {
 	},
 };
 
-static struct genl_family nq_family __ro_after_init = {
+static const struct genl_multicast_group nq_mcgrps[] = {
+	[NQ_MCGRP_EVENTS] = { .name = NVMET_QOS_MCGRP_EVENTS },
+};
+
+struct genl_family nq_genl_family __ro_after_init = {
 	.name = NVMET_QOS_FAMILY_NAME,
 	.version = NVMET_QOS_FAMILY_VERSION,
 	.netnsok = false,
@@ -651,15 +675,17 @@ static struct genl_family nq_family __ro_after_init = {
 	.module = THIS_MODULE,
 	.ops = nq_ops,
 	.n_ops = ARRAY_SIZE(nq_ops),
+	.mcgrps = nq_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(nq_mcgrps),
 	.resv_start_op = NVMET_QOS_CMD_HOST_GET + 1,
 };
 
 int nq_netlink_init(void)
 {
-	return genl_register_family(&nq_family);
+	return genl_register_family(&nq_genl_family);
 }
 
 void nq_netlink_exit(void)
 {
-	genl_unregister_family(&nq_family);
+	genl_unregister_family(&nq_genl_family);
 }

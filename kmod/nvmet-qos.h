@@ -16,7 +16,9 @@
 #define NQ_MAX_DOMAINS		1024
 #define NQ_LAT_BUCKETS		NVMET_QOS_LAT_BUCKETS
 
+struct genl_family;
 struct netlink_ext_ack;
+struct sk_buff;
 struct nq_host;
 struct nq_domain;
 
@@ -97,6 +99,7 @@ int nq_domains_init(void);
 void nq_domains_exit(void);
 struct nq_domain *nq_domain_get(u32 key, const char *name);
 int nq_domain_configure(u32 key, const struct nq_dev_conf *conf,
+			struct nq_dev_snapshot *snap,
 			struct netlink_ext_ack *extack);
 bool nq_domain_submit(struct nq_domain *d, struct nq_host *host,
 		      struct nqs_req *r);
@@ -144,8 +147,34 @@ void nq_hook_exit(void);
 void nq_hook_execute(struct nqs_req *r);
 bool nq_hook_req_dying(const struct nqs_req *r);
 
-/* netlink.c: the generic netlink family. */
+/* netlink.c: the generic netlink family and its messages. */
+enum {
+	NQ_MCGRP_EVENTS,
+};
+
+extern struct genl_family nq_genl_family;
+
 int nq_netlink_init(void);
 void nq_netlink_exit(void);
+int nq_nl_fill_host(struct sk_buff *skb, const struct nq_host_snapshot *s,
+		    u32 portid, u32 seq, int flags, u8 cmd);
+int nq_nl_fill_class(struct sk_buff *skb, int id, const u32 *hosts,
+		     u32 portid, u32 seq, int flags, u8 cmd);
+int nq_nl_fill_dev(struct sk_buff *skb, const struct nq_dev_snapshot *s,
+		   u32 portid, u32 seq, int flags, u8 cmd);
+
+/*
+ * events.c: notifications to the "events" group. Changes made over netlink
+ * are notified by their handler (class ones under the policy lock, so they
+ * reach listeners in the order they were made); controller events come from
+ * the hook in any context and are sent from a work item.
+ */
+void nq_events_exit(void);
+struct sk_buff *nq_event_class(int id, u8 cmd);
+void nq_event_send(struct sk_buff *msg);
+void nq_event_host(const char *nqn);
+void nq_event_dev(const struct nq_dev_snapshot *snap);
+void nq_event_ctrl(u8 cmd, const char *hostnqn, const char *subsysnqn,
+		   u16 cntlid, u8 trtype);
 
 #endif /* _NVMET_QOS_H */

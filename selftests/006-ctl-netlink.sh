@@ -30,7 +30,7 @@ err=$("$NQ_CTL" host show nqn.2026-11.io.nvmet-qos:nobody 2>&1)
 rc=$?
 log "unknown host: exit $rc: $err"
 [ "$rc" -eq 1 ] || fail "unknown host: exit $rc, want 1"
-grep -q "no host with this NQN has done I/O" <<<"$err" ||
+grep -q "no host with this NQN has connected or been assigned" <<<"$err" ||
 	fail "the kernel's extack message did not reach the user"
 
 long=nqn.$(printf 'x%.0s' $(seq 250))

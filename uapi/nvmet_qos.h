@@ -133,6 +133,26 @@ enum {
 	NVMET_QOS_A_STATS_MAX = (__NVMET_QOS_A_STATS_MAX - 1)
 };
 
+/*
+ * Attribute set "ctrl": a controller nvmet created for a host (the host
+ * connected) or is tearing down (it disconnected, or its connection died).
+ */
+enum {
+	NVMET_QOS_A_CTRL_UNSPEC,
+	NVMET_QOS_A_CTRL_PAD,
+	NVMET_QOS_A_CTRL_NQN,		/* string: host NQN */
+	NVMET_QOS_A_CTRL_SUBSYS_NQN,	/* string: NQN of the subsystem connected to */
+	NVMET_QOS_A_CTRL_CNTLID,	/* u16: controller ID nvmet gave it */
+	NVMET_QOS_A_CTRL_TRTYPE,	/* u8: transport, NVMe-oF TRTYPE (1 rdma, 2 fc, 3 tcp, 254 loop) */
+	NVMET_QOS_A_CTRL_CLASS,		/* string: the host's class when the event was sent */
+
+	__NVMET_QOS_A_CTRL_MAX,
+	NVMET_QOS_A_CTRL_MAX = (__NVMET_QOS_A_CTRL_MAX - 1)
+};
+
+/* The multicast group of notifications (the *_NTF commands). */
+#define NVMET_QOS_MCGRP_EVENTS		"events"
+
 enum {
 	NVMET_QOS_CMD_UNSPEC,
 	NVMET_QOS_CMD_HOST_GET,		/* do: one host by NQN; dump: every host */
@@ -145,6 +165,13 @@ enum {
 	NVMET_QOS_CMD_DEV_GET,		/* dump: every scheduling domain */
 	NVMET_QOS_CMD_DEV_SET,		/* set a device's cost model and capacity hint */
 	NVMET_QOS_CMD_STATS_GET,	/* dump: every host on every device */
+	NVMET_QOS_CMD_HOST_CHANGE_NTF,	/* notification: a host's class or weight was set (attrs: host) */
+	NVMET_QOS_CMD_CLASS_NEW_NTF,	/* notification: a class was created (attrs: class) */
+	NVMET_QOS_CMD_CLASS_CHANGE_NTF,	/* notification: a class was changed (attrs: class) */
+	NVMET_QOS_CMD_CLASS_DEL_NTF,	/* notification: a class was deleted (attrs: class, as it was) */
+	NVMET_QOS_CMD_DEV_CHANGE_NTF,	/* notification: a device's settings were changed (attrs: device) */
+	NVMET_QOS_CMD_CTRL_CONNECT_NTF,	/* notification: nvmet created a controller (attrs: ctrl) */
+	NVMET_QOS_CMD_CTRL_DISCONNECT_NTF, /* notification: nvmet tears a controller down (attrs: ctrl) */
 
 	__NVMET_QOS_CMD_MAX,
 	NVMET_QOS_CMD_MAX = (__NVMET_QOS_CMD_MAX - 1)
