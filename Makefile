@@ -6,6 +6,8 @@
 #   make deps       install the Debian packages the build, tests and demo need
 #   make check      run every test: unit tests here, kernel tests in a VM
 #   make demo       the AI pipeline on a target in a VM: 30/70, then live 50/50
+#   make bench      stock nvmet against nvmet-qos in a VM, A/B in one boot;
+#                   writes bench/results/<date>.{json,md,png} and README's table
 #
 # KDIR       kernel build directory (default: running kernel's, else the
 #            newest installed Debian linux-headers-*-amd64)
@@ -22,9 +24,9 @@ DEBIAN_PKGS := build-essential bc bison flex kmod pkg-config cpio xz-utils \
 	iproute2 util-linux procps python3 python3-yaml \
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1 \
 	qemu-system-x86 busybox-static nvme-cli fio \
-	libnl-3-dev libnl-genl-3-dev
+	libnl-3-dev libnl-genl-3-dev gnuplot-nox
 
-.PHONY: all module ctl deps check unit-check vm-check demo clean FORCE
+.PHONY: all module ctl deps check unit-check vm-check demo bench clean FORCE
 
 all: module ctl
 
@@ -56,6 +58,11 @@ vm-check: all
 # The main job where no storage head is at hand: a target in a VM.
 demo: all
 	KDIR=$(KDIR) scripts/vm --timeout 900 -- scripts/demo-vm
+
+# About 15 minutes on 2 cores under TCG; see bench/vm-bench for its knobs.
+bench: all
+	KDIR=$(KDIR) scripts/vm --timeout 3600 -- bench/vm-bench
+	bench/report $(BUILD)/vm/console.log
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) NVMET_DIR=$(NVMET_DIR) clean 2>/dev/null || true
