@@ -149,6 +149,9 @@ run stats_watch_zero	2 err "^nvmet-qos: invalid --watch '0'"	stats --watch 0
 run stats_count_alone	2 err '^nvmet-qos: --count needs --watch'	stats --count 2
 run stats_bad_class	2 err '^nvmet-qos: '				stats --class 'a b'
 run stats_bad_host	2 err '^nvmet-qos: host NQN has a non-printable' stats --host "$(printf 'nqn.a\001')"
+run class_max_too_big	2 err "^nvmet-qos: invalid --max '1025Ti': above the largest, 1024Ti \(2\^50\)" class add x --max 1025Ti
+run class_burst_too_big	2 err "^nvmet-qos: invalid --burst '2000T': above the largest" class set x --burst 2000T
+run device_capacity_too_big 2 err "^nvmet-qos: invalid --capacity '2000T': above the largest" device set 8:0 --capacity 2000T
 run monitor_help	0 out '^Usage: nvmet-qos monitor \[--json\] \[--count N\]' monitor --help
 run top_help_lists_monitor 0 out '^  monitor \[--json\]'			--help
 run monitor_extra_arg	2 err "^nvmet-qos: monitor: unexpected argument 'x'"	monitor x

@@ -33,19 +33,25 @@ static const struct nla_policy class_name_policy[NVMET_QOS_A_CLASS_MAX + 1] = {
 	[NVMET_QOS_A_CLASS_NAME] = CLASS_NAME_POLICY,
 };
 
+/* Not const: Linux 6.1's NLA_POLICY_FULL_RANGE takes a plain pointer. */
+static struct netlink_range_validation rate_range = {
+	.max = NVMET_QOS_RATE_MAX,
+};
+
+#define RATE_POLICY NLA_POLICY_FULL_RANGE(NLA_U64, &rate_range)
+
 static const struct nla_policy class_conf_policy[NVMET_QOS_A_CLASS_MAX + 1] = {
 	[NVMET_QOS_A_CLASS_NAME] = CLASS_NAME_POLICY,
 	[NVMET_QOS_A_CLASS_SHARE] =
 		NLA_POLICY_RANGE(NLA_U32, 1, NVMET_QOS_SHARE_MAX),
-	[NVMET_QOS_A_CLASS_MIN_BPS] = { .type = NLA_U64 },
-	[NVMET_QOS_A_CLASS_MAX_BPS] = { .type = NLA_U64 },
-	[NVMET_QOS_A_CLASS_MIN_IOPS] = { .type = NLA_U64 },
-	[NVMET_QOS_A_CLASS_MAX_IOPS] = { .type = NLA_U64 },
-	[NVMET_QOS_A_CLASS_BURST] = { .type = NLA_U64 },
+	[NVMET_QOS_A_CLASS_MIN_BPS] = RATE_POLICY,
+	[NVMET_QOS_A_CLASS_MAX_BPS] = RATE_POLICY,
+	[NVMET_QOS_A_CLASS_MIN_IOPS] = RATE_POLICY,
+	[NVMET_QOS_A_CLASS_MAX_IOPS] = RATE_POLICY,
+	[NVMET_QOS_A_CLASS_BURST] = RATE_POLICY,
 	[NVMET_QOS_A_CLASS_LATENCY] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
-/* Not const: Linux 6.1's NLA_POLICY_FULL_RANGE takes a plain pointer. */
 static struct netlink_range_validation io_cost_range = {
 	.max = NVMET_QOS_IO_COST_MAX,
 };
@@ -57,7 +63,7 @@ static const struct nla_policy dev_set_policy[NVMET_QOS_A_DEV_MAX + 1] = {
 				 NVMET_QOS_WRITE_COST_MAX),
 	[NVMET_QOS_A_DEV_IO_COST] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &io_cost_range),
-	[NVMET_QOS_A_DEV_CAPACITY] = { .type = NLA_U64 },
+	[NVMET_QOS_A_DEV_CAPACITY] = RATE_POLICY,
 };
 
 /* A missing key attribute: flagged for tools, and said in words for people. */

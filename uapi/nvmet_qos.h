@@ -21,6 +21,12 @@
 #define NVMET_QOS_WRITE_COST_MIN	10
 #define NVMET_QOS_WRITE_COST_MAX	1000
 #define NVMET_QOS_IO_COST_MAX		1048576
+/*
+ * Largest rate (bytes or I/Os per second, floors, ceilings and capacity
+ * hints) and burst: 2^50, about 1.1 PB/s. It keeps the engine's token
+ * arithmetic far from 64-bit overflow.
+ */
+#define NVMET_QOS_RATE_MAX		1125899906842624ULL
 /* Smallest capacity hint, cost units (bytes of reads) per second; 0 is none. */
 #define NVMET_QOS_CAPACITY_MIN		1000000
 /*
