@@ -215,12 +215,17 @@ void nq_hook_execute(struct nqs_req *r)
 	execute(container_of(r, struct tracked, sreq));
 }
 
-/* Held requests pin their submission queue; release them when it dies. */
+/*
+ * Held requests pin their submission queue and their namespace: release
+ * them when either dies (a controller going away, a namespace being
+ * disabled, which waits for every request that holds it).
+ */
 bool nq_hook_req_dying(const struct nqs_req *r)
 {
 	const struct tracked *t = container_of(r, struct tracked, sreq);
 
-	return percpu_ref_is_dying(&t->req->sq->ref);
+	return percpu_ref_is_dying(&t->req->sq->ref) ||
+	       percpu_ref_is_dying(&t->req->ns->ref);
 }
 
 /*

@@ -15,20 +15,13 @@ d2=$(nq_connect 2) || exit 1
 nq_load_qos
 nq_classes "slow --share 10 --max 1M" "other --share 90"
 
-fio --name=held --filename="$d1" --ioengine=libaio --direct=1 --rw=randread \
-	--bs=128k --iodepth=32 --time_based --runtime=60 --size=128M \
-	> /dev/null 2>&1 &
-held_fio=$!
-fio --name=other --filename="$d2" --ioengine=libaio --direct=1 --rw=randrw \
-	--bs=64k --iodepth=16 --offset=256M --size=64M --time_based --runtime=15 \
-	--verify=crc32c --verify_fatal=1 --verify_backlog=32 \
-	--output-format=json > "$NQ_WORK/other.json" 2> "$NQ_WORK/other.err" &
-other_fio=$!
+nq_held_reader "$d1"
+nq_verified_io other "$d2"
 
 sleep 4
-q=$("$NQ_CTL" host show "$(host_nqn 1)" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["queued"])')
-log "host 1 has $q requests held before disconnecting"
-[ "$q" -gt 0 ] || fail "nothing held: the test would not exercise the release path"
+nq_check_held "$("$NQ_CTL" host show "$(host_nqn 1)" --json |
+	python3 -c 'import json,sys; print(json.load(sys.stdin)["queued"])')" \
+	"for host 1 before it disconnects"
 
 ctrl=$(basename "$d1" n1)
 t0=$(date +%s%N)
@@ -36,8 +29,8 @@ timeout 30 nvme disconnect -d "$ctrl" > /dev/null || fail "nvme disconnect -d $c
 ms=$((($(date +%s%N) - t0) / 1000000))
 log "disconnect with held requests took $ms ms"
 [ "$ms" -lt 10000 ] || fail "teardown took $ms ms (> 10 s)"
-kill "$held_fio" 2>/dev/null
-wait "$held_fio" 2>/dev/null
+kill "$NQ_HELD_PID" 2>/dev/null
+wait "$NQ_HELD_PID" 2>/dev/null
 
 # The target side must have let go of every request of that host.
 for _ in $(seq 50); do
@@ -47,7 +40,6 @@ for _ in $(seq 50); do
 done
 [ "$q" -eq 0 ] || fail "$q requests of the disconnected host still held"
 
-wait "$other_fio" || fail "fio of host 2 exited $?: $(head -c 300 "$NQ_WORK/other.err")"
-[ "$(nq_fio_errors "$NQ_WORK/other.json")" -eq 0 ] || fail "fio of host 2 reported errors"
+nq_check_verified other
 
 nq_finish

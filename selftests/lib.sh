@@ -261,3 +261,37 @@ nq_classes() {
 		nq_ctl host assign "$(host_nqn $n)" "${spec%% *}"
 	done
 }
+
+# nq_held_reader DEV: 128 KiB random reads at QD32 for up to 60 s in the
+# background, from a host whose class is capped far below that, so that
+# nvmet-qos holds its requests; the fio's pid goes to NQ_HELD_PID.
+nq_held_reader() {
+	fio --name=held --filename="$1" --ioengine=libaio --direct=1 --rw=randread \
+		--bs=128k --iodepth=32 --time_based --runtime=60 --size=128M \
+		> /dev/null 2>&1 &
+	NQ_HELD_PID=$!
+}
+
+# nq_verified_io NAME DEV: 15 s of verified 64 KiB random reads and writes
+# at QD16 in the background, results in $NQ_WORK/NAME.json; the fio's pid
+# goes to NQ_VERIFIED_PID.
+nq_verified_io() {
+	fio --name="$1" --filename="$2" --ioengine=libaio --direct=1 --rw=randrw \
+		--bs=64k --iodepth=16 --offset=256M --size=64M --time_based --runtime=15 \
+		--verify=crc32c --verify_fatal=1 --verify_backlog=32 \
+		--output-format=json > "$NQ_WORK/$1.json" 2> "$NQ_WORK/$1.err" &
+	NQ_VERIFIED_PID=$!
+}
+
+# nq_check_verified NAME: the nq_verified_io run NAME ended without error.
+nq_check_verified() {
+	wait "$NQ_VERIFIED_PID" || fail "fio $1 exited $?: $(head -c 300 "$NQ_WORK/$1.err")"
+	[ "$(nq_fio_errors "$NQ_WORK/$1.json")" -eq 0 ] || fail "fio $1 reported errors"
+}
+
+# nq_check_held COUNT WHEN: some requests are held, or the test would not
+# exercise the path that releases them.
+nq_check_held() {
+	log "$1 requests held $2"
+	[ "$1" -gt 0 ] || fail "nothing held $2: the test would not exercise the release path"
+}

@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The target cuts a host off while nvmet-qos holds its requests: its port
+# stops exporting the subsystem (the port's link is removed), so nvmet
+# tears down every controller there. The module lets go of the held
+# requests within 10 s, nvmet reports the controller gone, and a host on
+# another port carries on with verified I/O, without error.
+. "$(dirname "$0")/lib.sh"
+nq_require nvme fio python3
+
+P2=/sys/kernel/config/nvmet/ports/2
+S=/sys/kernel/config/nvmet/subsystems/$NQ_SUBNQN
+nq_target_setup 50 512
+mkdir "$P2"
+echo tcp > "$P2/addr_trtype"
+echo ipv4 > "$P2/addr_adrfam"
+echo 0.0.0.0 > "$P2/addr_traddr"
+echo 4421 > "$P2/addr_trsvcid"
+ln -s "$S" "$P2/subsystems/$NQ_SUBNQN" || die "cannot enable port 2"
+cleanup() {
+	kill "$mon" 2>/dev/null
+	nvme disconnect -n "$NQ_SUBNQN" > /dev/null 2>&1
+	rm -f "$P2/subsystems/$NQ_SUBNQN"
+	rmdir "$P2" 2>/dev/null
+	nq_cleanup
+}
+trap cleanup EXIT
+
+d1=$(nq_connect 1) || exit 1
+d2=$(NQ_PORT=4421 nq_connect 2) || exit 1
+nq_load_qos
+nq_classes "slow --share 10 --max 1M" "other --share 90"
+"$NQ_CTL" monitor --json > "$NQ_WORK/events.json" &
+mon=$!
+
+queued() {
+	"$NQ_CTL" host show "$(host_nqn 1)" --json |
+		python3 -c 'import json,sys; print(json.load(sys.stdin)["queued"])'
+}
+
+nq_held_reader "$d1"
+nq_verified_io other "$d2"
+
+sleep 4
+nq_check_held "$(queued)" "for host 1 when its port stops exporting the subsystem"
+
+t0=$(date +%s%N)
+rm "/sys/kernel/config/nvmet/ports/1/subsystems/$NQ_SUBNQN" || die "cannot unlink port 1"
+for _ in $(seq 100); do
+	[ "$(queued)" -eq 0 ] && grep -q '"ctrl-disconnect".*host1"' "$NQ_WORK/events.json" && break
+	sleep 0.1
+done
+ms=$((($(date +%s%N) - t0) / 1000000))
+q=$(queued)
+log "held requests released and controller gone after $ms ms ($q still held)"
+[ "$q" -eq 0 ] || fail "$q requests of the cut-off host still held"
+grep -q '"ctrl-disconnect".*host1"' "$NQ_WORK/events.json" || fail "nvmet did not tear the controller down"
+[ "$ms" -lt 10000 ] || fail "teardown took $ms ms (> 10 s)"
+
+# The host keeps retrying a port that no longer exports the subsystem; let
+# it go so its fio ends.
+timeout 30 nvme disconnect -d "$(basename "$d1" n1)" > /dev/null || fail "host-side disconnect hung"
+kill "$NQ_HELD_PID" 2>/dev/null
+wait "$NQ_HELD_PID" 2>/dev/null
+
+nq_check_verified other
+log "host 2 read $(nq_fio_bytes "$NQ_WORK/other.json" read) and wrote $(nq_fio_bytes "$NQ_WORK/other.json" write) bytes, verified"
+
+nq_finish
