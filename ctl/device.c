@@ -40,6 +40,8 @@ static const struct field dev_fields[] = {
 	{ NVMET_QOS_A_DEV_WRITE_COST,	"write_cost",	"WRITE-COST",	VAL_PERCENT, false },
 	{ NVMET_QOS_A_DEV_IO_COST,	"io_cost",	"IO-COST",	VAL_PLAIN, false },
 	{ NVMET_QOS_A_DEV_CAPACITY,	"capacity",	"CAPACITY",	VAL_LIMIT, true },
+	{ NVMET_QOS_A_DEV_ADMITTED,	"admitted",	NULL,		VAL_PLAIN, true },
+	{ NVMET_QOS_A_DEV_COMPLETED,	"completed",	NULL,		VAL_PLAIN, true },
 };
 
 #define NFIELDS ARRAY_SIZE(dev_fields)
@@ -56,6 +58,8 @@ static const struct nla_policy dev_policy[NVMET_QOS_A_DEV_MAX + 1] = {
 	[NVMET_QOS_A_DEV_WRITE_COST]	= { .type = NLA_U32, .maxlen = 4 },
 	[NVMET_QOS_A_DEV_IO_COST]	= { .type = NLA_U32, .maxlen = 4 },
 	[NVMET_QOS_A_DEV_CAPACITY]	= { .type = NLA_U64, .maxlen = 8 },
+	[NVMET_QOS_A_DEV_ADMITTED]	= { .type = NLA_U64, .maxlen = 8 },
+	[NVMET_QOS_A_DEV_COMPLETED]	= { .type = NLA_U64, .maxlen = 8 },
 };
 
 /* Spec names, used when the kernel blames an attribute. */
@@ -72,6 +76,8 @@ static const char *const dev_attr_names[NVMET_QOS_A_DEV_MAX + 1] = {
 	[NVMET_QOS_A_DEV_WRITE_COST]	= "write-cost",
 	[NVMET_QOS_A_DEV_IO_COST]	= "io-cost",
 	[NVMET_QOS_A_DEV_CAPACITY]	= "capacity",
+	[NVMET_QOS_A_DEV_ADMITTED]	= "admitted",
+	[NVMET_QOS_A_DEV_COMPLETED]	= "completed",
 };
 
 static const struct qos_attr_set dev_set = {

@@ -54,6 +54,8 @@ struct nq_domain {
 	struct hrtimer timer;
 	u64 scan_at;			/* next look for dying queues */
 	bool bypass;
+	/* Requests scheduled and their completions: equal once idle. */
+	u64 admitted, completed;
 	/* completion rate over the last second */
 	u64 rate, rate_cost, rate_ns;
 };
@@ -350,6 +352,7 @@ bool nq_domain_submit(struct nq_domain *d, struct nq_host *host,
 		return true;
 	}
 	r->flow = &fl->f;
+	d->admitted++;
 	now = nqs_submit(&d->sched, r, now_ns());
 	spin_unlock_irqrestore(&d->lock, flags);
 	if (!now)
@@ -380,6 +383,7 @@ void nq_domain_complete(struct nq_domain *d, struct nqs_req *r, u64 lat_ns)
 	if (!r->flow)
 		return;
 	spin_lock_irqsave(&d->lock, flags);
+	d->completed++;
 	nqs_complete(&d->sched, r, lat_ns, now);
 	nq_stats_complete(&container_of(r->flow, struct nq_flow, f)->stats,
 			  r, lat_ns);
@@ -450,6 +454,8 @@ static void snapshot(struct nq_domain *d, struct nq_dev_snapshot *s)
 	s->write_pct = d->sched.cost.write_pct;
 	s->io_cost = d->sched.cost.io_cost;
 	s->capacity = d->sched.capacity.rate;
+	s->admitted = d->admitted;
+	s->completed = d->completed;
 	spin_unlock_irqrestore(&d->lock, flags);
 }
 

@@ -491,7 +491,9 @@ int nq_nl_fill_dev(struct sk_buff *skb, const struct nq_dev_snapshot *s,
 	    put_u64(skb, NVMET_QOS_A_DEV_RATE, s->rate) ||
 	    nla_put_u32(skb, NVMET_QOS_A_DEV_WRITE_COST, s->write_pct) ||
 	    nla_put_u32(skb, NVMET_QOS_A_DEV_IO_COST, s->io_cost) ||
-	    put_u64(skb, NVMET_QOS_A_DEV_CAPACITY, s->capacity)) {
+	    put_u64(skb, NVMET_QOS_A_DEV_CAPACITY, s->capacity) ||
+	    put_u64(skb, NVMET_QOS_A_DEV_ADMITTED, s->admitted) ||
+	    put_u64(skb, NVMET_QOS_A_DEV_COMPLETED, s->completed)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}

@@ -75,6 +75,7 @@ struct nq_dev_snapshot {
 	u32 id;
 	char name[32];
 	u64 depth, inflight, queued, cost, rate, capacity;
+	u64 admitted, completed;
 	u32 write_pct, io_cost;
 };
 

@@ -48,4 +48,6 @@ for h in 1 2 3; do
 done
 dmesg | grep -q "nvmet_qos: detached from nvmet" || fail "no detach logged"
 
+nq_check_balance
+
 nq_finish

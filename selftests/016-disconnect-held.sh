@@ -42,4 +42,6 @@ done
 
 nq_check_verified other
 
+nq_check_balance
+
 nq_finish

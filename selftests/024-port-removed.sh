@@ -67,4 +67,6 @@ wait "$NQ_HELD_PID" 2>/dev/null
 nq_check_verified other
 log "host 2 read $(nq_fio_bytes "$NQ_WORK/other.json" read) and wrote $(nq_fio_bytes "$NQ_WORK/other.json" write) bytes, verified"
 
+nq_check_balance
+
 nq_finish

@@ -56,4 +56,6 @@ for h in 1 2; do
 done
 [ "$(held)" -eq 0 ] || fail "requests held after the last I/O"
 
+nq_check_balance
+
 nq_finish

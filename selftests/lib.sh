@@ -295,3 +295,22 @@ nq_check_held() {
 	log "$1 requests held $2"
 	[ "$1" -gt 0 ] || fail "nothing held $2: the test would not exercise the release path"
 }
+
+# nq_check_balance: once I/O has stopped, every request nvmet-qos took in
+# on every device has completed, and none is held or in flight.
+nq_check_balance() {
+	local out
+	out=$("$NQ_CTL" device list --json | python3 -c '
+import json, sys
+for d in json.load(sys.stdin)["devices"]:
+    if d["admitted"] != d["completed"] or d["queued"] or d["inflight"]:
+        print("%s: admitted %d, completed %d, held %d, in flight %d"
+              % (d["name"], d["admitted"], d["completed"], d["queued"], d["inflight"]))
+    else:
+        print("# %s: %d admitted = completed" % (d["name"], d["admitted"]))') ||
+		{ fail "cannot read the device counters"; return; }
+	echo "$out" | grep '^#'
+	if echo "$out" | grep -q '^[^#]'; then
+		fail "requests unaccounted for: $(echo "$out" | grep '^[^#]')"
+	fi
+}

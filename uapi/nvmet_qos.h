@@ -104,6 +104,8 @@ enum {
 	NVMET_QOS_A_DEV_WRITE_COST,	/* u32: write cost, % of a read of the same size */
 	NVMET_QOS_A_DEV_IO_COST,	/* u32: fixed cost per I/O, in bytes */
 	NVMET_QOS_A_DEV_CAPACITY,	/* u64: capacity hint, cost units/s; 0: sensed */
+	NVMET_QOS_A_DEV_ADMITTED,	/* u64: requests the engine took in */
+	NVMET_QOS_A_DEV_COMPLETED,	/* u64: of those, completed; equal when idle */
 
 	__NVMET_QOS_A_DEV_MAX,
 	NVMET_QOS_A_DEV_MAX = (__NVMET_QOS_A_DEV_MAX - 1)
