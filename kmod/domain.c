@@ -297,13 +297,13 @@ struct nq_domain *nq_domain_get(u32 key, const char *name)
 	return domain_get(key, name, GFP_ATOMIC);
 }
 
-/*
- * Apply an admin's settings to the domain of @key, creating it if its
- * device has not done I/O yet. Values were validated by the caller.
- */
 static void snapshot(struct nq_domain *d, struct nq_dev_snapshot *s);
 
-/* Apply @conf to the domain of @key, made if need be; @snap: the result. */
+/*
+ * Apply an admin's settings to the domain of @key, creating it if its
+ * device has not done I/O yet, and copy the result into @snap (for the
+ * events group). Values were validated by the caller.
+ */
 int nq_domain_configure(u32 key, const struct nq_dev_conf *conf,
 			struct nq_dev_snapshot *snap,
 			struct netlink_ext_ack *extack)
