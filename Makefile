@@ -24,7 +24,7 @@ DEBIAN_PKGS := build-essential bc bison flex kmod pkg-config cpio xz-utils \
 	iproute2 util-linux procps python3 python3-yaml \
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1 \
 	qemu-system-x86 busybox-static nvme-cli fio \
-	libnl-3-dev libnl-genl-3-dev gnuplot-nox
+	libnl-3-dev libnl-genl-3-dev gnuplot-nox groff-base
 
 .PHONY: all module ctl deps check unit-check vm-check demo bench clean FORCE
 
