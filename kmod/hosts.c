@@ -2,11 +2,11 @@
 /*
  * The table of hosts, keyed by the host NQN each controller presents.
  *
- * A host is created on its first read or write and lives until the module
- * is unloaded, so the I/O path can keep a bare pointer to it without taking
- * a reference. Lookups are lock-free (RCU); creation takes a spinlock and
- * may run in any context the transports call execute from, so it never
- * sleeps. Counters are per CPU: the I/O path never shares a cache line with
+ * A host is created when it connects, on its first read or write, or when
+ * it is assigned, and lives until the module is unloaded, so the I/O path
+ * can keep a bare pointer to it without taking a reference. Lookups are
+ * lock-free (RCU); creation takes a spinlock and may run in any context
+ * the transports call execute from, so it never sleeps. Counters are per CPU: the I/O path never shares a cache line with
  * another CPU, and readers sum them without blocking I/O.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
