@@ -366,10 +366,7 @@ static void conf_values(struct class_conf *conf, const char *share,
 		if (!limit[i])
 			continue;
 		l = &limit_opts[i];
-		conf->limit[i] = arg_size(l->opt, limit[i], l->count, l->hint);
-		if (conf->limit[i] > NVMET_QOS_RATE_MAX)
-			usage_error("invalid %s '%s': above the largest, 1024Ti (2^50)",
-				    l->opt, limit[i]);
+		conf->limit[i] = arg_rate(l->opt, limit[i], l->count, l->hint);
 		conf->has_limit[i] = true;
 	}
 	conf_check_order(conf, L_MIN_BPS, L_MAX_BPS);

@@ -286,13 +286,10 @@ static void dev_conf_values(struct dev_conf *c, const char *capacity,
 	uint64_t v;
 
 	if (capacity) {
-		c->capacity = arg_size("--capacity", capacity, false,
+		c->capacity = arg_rate("--capacity", capacity, false,
 				       "bytes per second such as 2G or 500M, or 0 for none");
 		if (c->capacity && c->capacity < NVMET_QOS_CAPACITY_MIN)
 			usage_error("invalid --capacity '%s': below the smallest hint, 1M (use 0 for none)",
-				    capacity);
-		if (c->capacity > NVMET_QOS_RATE_MAX)
-			usage_error("invalid --capacity '%s': above the largest, 1024Ti (2^50)",
 				    capacity);
 		c->has_capacity = true;
 	}

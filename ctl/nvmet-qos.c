@@ -419,6 +419,17 @@ uint64_t arg_size(const char *what, const char *arg, bool count,
 	return v;
 }
 
+uint64_t arg_rate(const char *what, const char *arg, bool count,
+		  const char *hint)
+{
+	uint64_t v = arg_size(what, arg, count, hint);
+
+	if (v > NVMET_QOS_RATE_MAX)
+		usage_error("invalid %s '%s': above the largest, 1024Ti (2^50)",
+			    what, arg);
+	return v;
+}
+
 void *vec_push(struct vec *vec, size_t size)
 {
 	char *elem;

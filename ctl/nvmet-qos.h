@@ -79,6 +79,9 @@ uint32_t arg_share(const char *what, const char *arg);
 /* Bytes (rates, sizes) if !@count, else an I/O count; @hint gives examples. */
 uint64_t arg_size(const char *what, const char *arg, bool count,
 		  const char *hint);
+/* arg_size() of a rate or burst, at most NVMET_QOS_RATE_MAX. */
+uint64_t arg_rate(const char *what, const char *arg, bool count,
+		  const char *hint);
 
 /* Growable array of @size-byte elements. */
 struct vec {

@@ -134,8 +134,7 @@ static int fill_ctrl(struct sk_buff *msg, const struct ctrl_event *ev)
 
 	if (host)
 		nq_host_policy(host, &class_id, &weight);
-	if (!nq_class_name(class_id, cls, sizeof(cls)))
-		strscpy(cls, NVMET_QOS_DEFAULT_CLASS, sizeof(cls));
+	nq_class_label(class_id, cls, sizeof(cls));
 
 	hdr = genlmsg_put(msg, 0, 0, &nq_genl_family, 0, ev->cmd);
 	if (!hdr)

@@ -90,8 +90,7 @@ int nq_nl_fill_host(struct sk_buff *skb, const struct nq_host_snapshot *s,
 	char cls[NVMET_QOS_CLASS_NAME_MAX_LEN + 1];
 	void *hdr;
 
-	if (!nq_class_name(s->class_id, cls, sizeof(cls)))
-		strscpy(cls, NVMET_QOS_DEFAULT_CLASS, sizeof(cls));
+	nq_class_label(s->class_id, cls, sizeof(cls));
 
 	hdr = genlmsg_put(skb, portid, seq, &nq_genl_family, flags, cmd);
 	if (!hdr)
@@ -548,8 +547,7 @@ static int fill_stats(const struct nq_flow_snapshot *s, void *arg)
 	struct sk_buff *skb = ctx->skb;
 	void *hdr;
 
-	if (!nq_class_name(s->class_id, cls, sizeof(cls)))
-		strscpy(cls, NVMET_QOS_DEFAULT_CLASS, sizeof(cls));
+	nq_class_label(s->class_id, cls, sizeof(cls));
 	hdr = genlmsg_put(skb, NETLINK_CB(ctx->cb->skb).portid,
 			  ctx->cb->nlh->nlmsg_seq, &nq_genl_family,
 			  NLM_F_MULTI, NVMET_QOS_CMD_STATS_GET);

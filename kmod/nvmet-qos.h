@@ -63,6 +63,7 @@ void nq_policy_unlock(void);
 bool nq_class_conf(int id, u32 *gen, struct nqs_class_conf *conf);
 int nq_class_find(const char *name);
 bool nq_class_name(int id, char *name, size_t len);
+void nq_class_label(int id, char *name, size_t len);
 int nq_class_valid_name(const char *name, struct netlink_ext_ack *extack);
 int nq_class_new(const char *name, const struct nqs_class_conf *conf,
 		 struct netlink_ext_ack *extack);

@@ -85,6 +85,16 @@ bool nq_class_name(int id, char *name, size_t len)
 	return used;
 }
 
+/*
+ * The name to show for a host's class: a class deleted under a reader
+ * (its hosts are moving to default) reads as default.
+ */
+void nq_class_label(int id, char *name, size_t len)
+{
+	if (!nq_class_name(id, name, len))
+		strscpy(name, NVMET_QOS_DEFAULT_CLASS, len);
+}
+
 int nq_class_valid_name(const char *name, struct netlink_ext_ack *extack)
 {
 	size_t i, len = strlen(name);

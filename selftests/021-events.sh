@@ -28,13 +28,7 @@ mon_user=$!
 mon_one=$!
 trap 'kill $mon $mon_user $mon_one 2>/dev/null; nq_cleanup' EXIT
 
-# A sentinel change until all three monitors show it: they are listening.
-for i in $(seq 100); do
-	nq_ctl class set default --share 100
-	[ -s "$EV" ] && [ -s "$TXT" ] && [ -s "$NQ_WORK/one.json" ] && break
-	sleep 0.1
-done
-[ -s "$EV" ] && [ -s "$TXT" ] || die "the monitors never saw the sentinel"
+nq_await_monitors "$EV" "$TXT" "$NQ_WORK/one.json"
 wait $mon_one || fail "monitor --count 1 exited with $?"
 [ "$(wc -l < "$NQ_WORK/one.json")" -eq 1 ] || fail "monitor --count 1 printed $(wc -l < "$NQ_WORK/one.json") lines"
 start=$(wc -l < "$EV")

@@ -18,12 +18,7 @@ nq_load_qos
 "$NQ_CTL" monitor --json > "$NQ_WORK/events.json" 2> "$NQ_WORK/events.err" &
 mon=$!
 trap 'kill $mon 2>/dev/null; nq_cleanup' EXIT
-for _ in $(seq 50); do
-	"$NQ_CTL" class set default --share 100
-	[ -s "$NQ_WORK/events.json" ] && break
-	sleep 0.1
-done
-[ -s "$NQ_WORK/events.json" ] || die "the monitor never saw the sentinel"
+nq_await_monitors "$NQ_WORK/events.json"
 skip_lines=$(wc -l < "$NQ_WORK/events.json")
 
 log "seed $SEED, $COUNT requests (NQ_FUZZ_SEED=$SEED reproduces them)"

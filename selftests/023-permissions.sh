@@ -20,12 +20,7 @@ nq_ctl host assign "$NQN" gold --weight 7
 nq_ctl device set 8:0 --capacity 2G
 trap 'ip netns del $NS 2>/dev/null; nq_cleanup' EXIT
 
-state() {
-	"$NQ_CTL" class list --json
-	"$NQ_CTL" host list --json
-	"$NQ_CTL" device list --json
-}
-before=$(state)
+before=$(nq_policy_state)
 
 # Through the tool: exit 1, the reason on one line.
 for cmd in "class add silver" "class set gold --share 1" "class del gold" \
@@ -51,7 +46,7 @@ for req in "CLASS_NEW CLASS_NAME=str:silver" \
 	[[ $out == "error EPERM"* ]] || fail "unprivileged raw $req: $out"
 done
 
-[ "$(state)" = "$before" ] || fail "a refused change changed the policy"
+[ "$(nq_policy_state)" = "$before" ] || fail "a refused change changed the policy"
 
 # Reads work unprivileged.
 for cmd in "class list" "class show gold" "host list" "host show $NQN" \
@@ -74,6 +69,6 @@ err=$(ip netns exec "$NS" "$NQ_CTL" class add silver 2>&1)
 [[ $err == *'family "nvmet_qos" not found'* ]] || fail "class add from another netns: $err"
 err=$(ip netns exec "$NS" $NLRAW CLASS_NEW CLASS_NAME=str:silver 2>&1)
 [[ $err == *"family nvmet_qos not found"* ]] || fail "raw request from another netns: $err"
-[ "$(state)" = "$before" ] || fail "the policy changed"
+[ "$(nq_policy_state)" = "$before" ] || fail "the policy changed"
 
 nq_finish

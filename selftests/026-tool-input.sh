@@ -17,12 +17,7 @@ nq_load_qos
 nq_ctl class add gold --share 300 --max 10M
 nq_ctl host assign "$NQN" gold
 nq_ctl device set 8:0 --capacity 2G
-state() {
-	"$NQ_CTL" class list --json
-	"$NQ_CTL" host list --json
-	"$NQ_CTL" device list --json
-}
-before=$(state)
+before=$(nq_policy_state)
 n=0
 
 # bad WANT_RC ARGS...: the command fails as described above.
@@ -80,7 +75,7 @@ bad 2 stats --host "$LONG"
 bad 2 monitor --count 0
 log "$n bad inputs"
 
-after=$(state)
+after=$(nq_policy_state)
 [ "$after" = "$before" ] || fail "bad input changed the policy"
 
 nq_finish

@@ -314,3 +314,25 @@ for d in json.load(sys.stdin)["devices"]:
 		fail "requests unaccounted for: $(echo "$out" | grep '^[^#]')"
 	fi
 }
+
+# nq_await_monitors FILE...: make a change (the default class set to its
+# share, 100) until every monitor writing to a FILE has shown it, so all
+# are listening before the test's own changes.
+nq_await_monitors() {
+	local f ready
+	for _ in $(seq 100); do
+		nq_ctl class set default --share 100
+		ready=1
+		for f; do [ -s "$f" ] || ready=0; done
+		[ $ready -eq 1 ] && return 0
+		sleep 0.1
+	done
+	die "the monitors never saw the sentinel"
+}
+
+# nq_policy_state: the classes, hosts and devices as JSON, to compare.
+nq_policy_state() {
+	"$NQ_CTL" class list --json
+	"$NQ_CTL" host list --json
+	"$NQ_CTL" device list --json
+}

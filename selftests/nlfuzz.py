@@ -20,11 +20,10 @@ import socket
 import struct
 import sys
 
-from nlraw import (NETLINK_EXT_ACK, NETLINK_GENERIC, SOL_NETLINK, attr,
-                   family_id, parse_attrs, uapi_enums)
+from nlraw import (NETLINK_EXT_ACK, NETLINK_GENERIC, NLM_F_ACK, NLM_F_DUMP,
+                   NLM_F_REQUEST, SOL_NETLINK, attr, family_id, parse_attrs,
+                   request, uapi_enums)
 
-NLM_F_REQUEST, NLM_F_ACK, NLM_F_DUMP = 1, 4, 0x300
-NLMSG_ERROR, NLMSG_DONE = 2, 3
 NLA_F_NESTED = 0x8000
 E = uapi_enums()
 SETS = {s: max(v for n, v in E.items() if n.startswith("A_%s_" % s))
@@ -44,6 +43,13 @@ KEYS = ("NQN", "NAME", "ID")
 NQNS = ["nqn.2026-11.io.fuzz:h%d" % i for i in range(48)]
 CLASSES = ["c%d" % i for i in range(80)] + ["default"]
 DEVIDS = [(8 << 20) | i for i in range(24)]
+
+
+def decode(kind, raw):
+    """An attribute's value as the kernel reads it."""
+    if kind == STR:
+        return raw.split(b"\0")[0].decode("latin-1")
+    return int.from_bytes(raw, "little")
 
 
 class Fuzzer:
@@ -158,26 +164,9 @@ class Fuzzer:
 
     def send(self, cmd, flags, payload, version=1):
         self.seq += 1
-        body = struct.pack("=BBH", cmd, version, 0) + payload
-        self.sock.send(struct.pack("=IHHII", 16 + len(body), self.fam, flags,
-                                   self.seq, 0) + body)
-        replies = []
-        while True:
-            data = self.sock.recv(1 << 20)
-            off = 0
-            while off + 16 <= len(data):
-                length, rtype, _, seq, _ = struct.unpack_from("=IHHII", data, off)
-                msg = data[off + 16:off + length]
-                off += (length + 3) & ~3
-                if seq != self.seq:
-                    continue
-                if rtype == NLMSG_ERROR:
-                    return -struct.unpack_from("=i", msg)[0], replies
-                if rtype == NLMSG_DONE:
-                    # A dump that started ends here, without an ack.
-                    err = struct.unpack_from("=i", msg)[0] if len(msg) >= 4 else 0
-                    return -err, replies
-                replies.append(msg)
+        err, _, replies = request(self.sock, self.fam, cmd, payload, version,
+                                  flags, self.seq)
+        return err, replies
 
     # ---- the model -------------------------------------------------------
 
@@ -192,8 +181,7 @@ class Fuzzer:
             if n is None:
                 continue
             kind = TYPES[cmd_name.split("_")[0]][n]
-            v[n] = raw.split(b"\0")[0].decode("latin-1") if kind == STR else \
-                int.from_bytes(raw, "little")
+            v[n] = decode(kind, raw)
         self.changes[cmd_name] = self.changes.get(cmd_name, 0) + 1
         getattr(self, "apply_" + cmd_name.lower())(v)
 
@@ -255,8 +243,7 @@ class Fuzzer:
                 raw = a.get(E["A_%s_%s" % (aset, n)])
                 if raw is None:
                     continue
-                v[n] = raw.split(b"\0")[0].decode("latin-1") if kind == STR else \
-                    int.from_bytes(raw, "little")
+                v[n] = decode(kind, raw)
             out.append(v)
         return out
 

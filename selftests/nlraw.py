@@ -22,8 +22,8 @@ import sys
 NETLINK_GENERIC = 16
 SOL_NETLINK = 270
 NETLINK_EXT_ACK = 11
-NLM_F_REQUEST, NLM_F_ACK = 1, 4
-NLMSG_ERROR = 2
+NLM_F_REQUEST, NLM_F_ACK, NLM_F_DUMP = 1, 4, 0x300
+NLMSG_ERROR, NLMSG_DONE = 2, 3
 NLMSGERR_ATTR_MSG = 1
 GENL_ID_CTRL, CTRL_CMD_GETFAMILY = 16, 3
 CTRL_ATTR_FAMILY_ID, CTRL_ATTR_FAMILY_NAME = 1, 2
@@ -67,26 +67,34 @@ def parse_attrs(data):
     return out
 
 
-def request(sock, mtype, cmd, payload, version=1):
+def request(sock, mtype, cmd, payload, version=1,
+            flags=NLM_F_REQUEST | NLM_F_ACK, seq=1):
+    """Send one request; (errno, extack message, reply payloads). A dump
+    ends with NLMSG_DONE instead of an ack; messages of other sequence
+    numbers (left over from an earlier request) are skipped."""
     body = struct.pack("=BBH", cmd, version, 0) + payload
-    sock.send(struct.pack("=IHHII", 16 + len(body), mtype,
-                          NLM_F_REQUEST | NLM_F_ACK, 1, 0) + body)
+    sock.send(struct.pack("=IHHII", 16 + len(body), mtype, flags, seq, 0) + body)
     replies = []
     while True:
-        data = sock.recv(65536)
+        data = sock.recv(1 << 20)
         off = 0
-        while off < len(data):
-            length, rtype, flags, _, _ = struct.unpack_from("=IHHII", data, off)
+        while off + 16 <= len(data):
+            length, rtype, mflags, rseq, _ = struct.unpack_from("=IHHII", data, off)
             msg = data[off + 16:off + length]
             off += (length + 3) & ~3
+            if rseq != seq:
+                continue
+            if rtype == NLMSG_DONE:
+                err = struct.unpack_from("=i", msg)[0] if len(msg) >= 4 else 0
+                return -err, "", replies
             if rtype != NLMSG_ERROR:
                 replies.append(msg)
                 continue
             err = struct.unpack_from("=i", msg)[0]
             text = ""
-            if flags & 0x200:  # NLM_F_ACK_TLVS
+            if mflags & 0x200:  # NLM_F_ACK_TLVS
                 inner = struct.unpack_from("=I", msg, 4)[0]
-                skip = 4 + (16 if flags & 0x100 else inner)  # NLM_F_CAPPED
+                skip = 4 + (16 if mflags & 0x100 else inner)  # NLM_F_CAPPED
                 tlv = parse_attrs(msg[skip:])
                 text = tlv.get(NLMSGERR_ATTR_MSG, b"").rstrip(b"\0").decode()
             return -err, text, replies
