@@ -18,10 +18,7 @@ nq_classes "slow --share 10 --max 1M" "other --share 90"
 nq_held_reader "$d1"
 nq_verified_io other "$d2"
 
-sleep 4
-nq_check_held "$("$NQ_CTL" host show "$(host_nqn 1)" --json |
-	python3 -c 'import json,sys; print(json.load(sys.stdin)["queued"])')" \
-	"for host 1 before it disconnects"
+nq_await_held "for host 1 before it disconnects" nq_host_queued 1
 
 ctrl=$(basename "$d1" n1)
 t0=$(date +%s%N)
@@ -34,7 +31,7 @@ wait "$NQ_HELD_PID" 2>/dev/null
 
 # The target side must have let go of every request of that host.
 for _ in $(seq 50); do
-	q=$("$NQ_CTL" host show "$(host_nqn 1)" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["queued"])')
+	q=$(nq_host_queued 1)
 	[ "$q" -eq 0 ] && break
 	sleep 0.2
 done

@@ -34,25 +34,19 @@ nq_classes "slow --share 10 --max 1M" "other --share 90"
 "$NQ_CTL" monitor --json > "$NQ_WORK/events.json" &
 mon=$!
 
-queued() {
-	"$NQ_CTL" host show "$(host_nqn 1)" --json |
-		python3 -c 'import json,sys; print(json.load(sys.stdin)["queued"])'
-}
-
 nq_held_reader "$d1"
 nq_verified_io other "$d2"
 
-sleep 4
-nq_check_held "$(queued)" "for host 1 when its port stops exporting the subsystem"
+nq_await_held "for host 1 when its port stops exporting the subsystem" nq_host_queued 1
 
 t0=$(date +%s%N)
 rm "/sys/kernel/config/nvmet/ports/1/subsystems/$NQ_SUBNQN" || die "cannot unlink port 1"
 for _ in $(seq 100); do
-	[ "$(queued)" -eq 0 ] && grep -q '"ctrl-disconnect".*host1"' "$NQ_WORK/events.json" && break
+	[ "$(nq_host_queued 1)" -eq 0 ] && grep -q '"ctrl-disconnect".*host1"' "$NQ_WORK/events.json" && break
 	sleep 0.1
 done
 ms=$((($(date +%s%N) - t0) / 1000000))
-q=$(queued)
+q=$(nq_host_queued 1)
 log "held requests released and controller gone after $ms ms ($q still held)"
 [ "$q" -eq 0 ] || fail "$q requests of the cut-off host still held"
 grep -q '"ctrl-disconnect".*host1"' "$NQ_WORK/events.json" || fail "nvmet did not tear the controller down"

@@ -23,8 +23,7 @@ held() {
 }
 
 nq_held_reader "$d1"
-sleep 4
-nq_check_held "$(held)" "when the namespace is disabled"
+nq_await_held "when the namespace is disabled" held
 
 t0=$(date +%s%N)
 timeout 30 sh -c "echo 0 > $NS/enable" || fail "disabling the namespace failed or hung"

@@ -289,11 +289,25 @@ nq_check_verified() {
 	[ "$(nq_fio_errors "$NQ_WORK/$1.json")" -eq 0 ] || fail "fio $1 reported errors"
 }
 
-# nq_check_held COUNT WHEN: some requests are held, or the test would not
-# exercise the path that releases them.
-nq_check_held() {
-	log "$1 requests held $2"
-	[ "$1" -gt 0 ] || fail "nothing held $2: the test would not exercise the release path"
+# nq_host_queued N: requests of host N held back now.
+nq_host_queued() {
+	"$NQ_CTL" host show "$(host_nqn "$1")" --json |
+		python3 -c 'import json,sys; print(json.load(sys.stdin)["queued"])'
+}
+
+# nq_await_held WHEN CMD...: wait up to 20 s until CMD prints a count of
+# held requests above 0, or the test would not exercise the path that
+# releases them. Polled, because fio takes seconds to start under TCG.
+nq_await_held() {
+	local when=$1 count=0
+	shift
+	for _ in $(seq 100); do
+		count=$("$@")
+		[ "$count" -gt 0 ] && break
+		sleep 0.2
+	done
+	log "$count requests held $when"
+	[ "$count" -gt 0 ] || fail "nothing held $when: the test would not exercise the release path"
 }
 
 # nq_check_balance: once I/O has stopped, every request nvmet-qos took in
