@@ -106,16 +106,10 @@ static int class_from_attrs(struct nlattr **tb, void *obj)
 	return 0;
 }
 
-/* "default" first, as every host starts there; then by name. */
 static int class_cmp(const void *a, const void *b)
 {
-	const struct qclass *ca = a, *cb = b;
-	bool da = !strcmp(ca->name, NVMET_QOS_DEFAULT_CLASS);
-	bool db = !strcmp(cb->name, NVMET_QOS_DEFAULT_CLASS);
-
-	if (da != db)
-		return da ? -1 : 1;
-	return strcmp(ca->name, cb->name);
+	return class_name_cmp(((const struct qclass *)a)->name,
+			      ((const struct qclass *)b)->name);
 }
 
 /*

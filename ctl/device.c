@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -216,35 +217,69 @@ static uint32_t whole_disk(uint32_t id)
 	return sysfs_devnum(path, &disk) ? id : disk;
 }
 
-/*
- * DEVICE as "nvme0n1", "MAJOR:MINOR", a device node, or any file or
- * directory of a file system that backs file namespaces. Exits with a
- * usage error when it names nothing.
- */
-static uint32_t arg_device(const char *arg)
+int qos_device_resolve(const char *arg, uint32_t *id, char *why,
+		       size_t whylen)
 {
 	char path[96];
 	struct stat st;
+
+	if (!parse_devnum(arg, id)) {
+		*id = whole_disk(*id);
+		return 0;
+	}
+	if (!strchr(arg, '/')) {
+		snprintf(path, sizeof(path), "/sys/class/block/%s/dev", arg);
+		if (strlen(arg) >= DEV_NAME_MAX)
+			snprintf(why, whylen, "device name longer than %d bytes",
+				 DEV_NAME_MAX - 1);
+		else if (sysfs_devnum(path, id))
+			snprintf(why, whylen, "no block device named '%s' (give a name such as nvme0n1, MAJOR:MINOR or a path)",
+				 arg);
+		else
+			return (*id = whole_disk(*id)), 0;
+		return -ENODEV;
+	}
+	if (stat(arg, &st)) {
+		snprintf(why, whylen, "cannot use '%s': %s", arg,
+			 strerror(errno));
+		return -ENODEV;
+	}
+	/* A file: the device of its file system, as nvmet's file backend. */
+	if (!S_ISBLK(st.st_mode))
+		st.st_rdev = st.st_dev;
+	*id = whole_disk(kdev_make(major(st.st_rdev), minor(st.st_rdev)));
+	return 0;
+}
+
+int qos_device_name(uint32_t id, char *buf, size_t len)
+{
+	char path[64], target[PATH_MAX];
+	const char *base;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", kdev_major(id),
+		 kdev_minor(id));
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n <= 0)
+		return -ENODEV;
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	if (!*base || strlen(base) >= len)
+		return -ENODEV;
+	memcpy(buf, base, strlen(base) + 1);
+	return 0;
+}
+
+/* DEVICE on the command line; a usage error when it names nothing. */
+static uint32_t arg_device(const char *arg)
+{
+	char why[160];
 	uint32_t id;
 
-	if (!parse_devnum(arg, &id))
-		return whole_disk(id);
-	if (!strchr(arg, '/')) {
-		if (strlen(arg) >= DEV_NAME_MAX)
-			usage_error("invalid DEVICE: name longer than %d bytes",
-				    DEV_NAME_MAX - 1);
-		snprintf(path, sizeof(path), "/sys/class/block/%s/dev", arg);
-		if (sysfs_devnum(path, &id))
-			usage_error("no block device named '%s' (give a name such as nvme0n1, MAJOR:MINOR or a path)",
-				    arg);
-		return whole_disk(id);
-	}
-	if (stat(arg, &st))
-		usage_error("cannot use DEVICE '%s': %s", arg, strerror(errno));
-	if (S_ISBLK(st.st_mode))
-		return whole_disk(kdev_make(major(st.st_rdev), minor(st.st_rdev)));
-	/* A file: the device of its file system, as nvmet's file backend. */
-	return whole_disk(kdev_make(major(st.st_dev), minor(st.st_dev)));
+	if (qos_device_resolve(arg, &id, why, sizeof(why)))
+		usage_error("%s", why);
+	return id;
 }
 
 struct dev_conf {

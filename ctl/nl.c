@@ -379,25 +379,6 @@ static int ignore_reply(struct nlattr **tb, void *arg)
 	return 0;
 }
 
-int qos_nl_change(struct qos_nl *nl, struct nl_msg *msg,
-		  const struct qos_attr_set *set, const char *what)
-{
-	struct qos_nl_status st;
-	int err;
-
-	err = qos_nl_exec(nl, msg, set, ignore_reply, NULL, &st);
-	if (!err)
-		return 0;
-	if (!st.local && !st.msg[0] && err == -ENOENT && what)
-		fprintf(stderr, "nvmet-qos: %s not found\n", what);
-	else if (!st.local && !st.msg[0] && err == -EPERM)
-		fprintf(stderr, "nvmet-qos: %s (changes need CAP_NET_ADMIN)\n",
-			strerror(EPERM));
-	else
-		qos_nl_perror(&st, set);
-	return err;
-}
-
 static const char *attr_name(const struct qos_attr_set *set, int type,
 			     char *buf, size_t len)
 {
@@ -407,32 +388,75 @@ static const char *attr_name(const struct qos_attr_set *set, int type,
 	return buf;
 }
 
-void qos_nl_perror(const struct qos_nl_status *st,
-		   const struct qos_attr_set *set)
+int qos_nl_request(struct qos_nl *nl, struct nl_msg *msg,
+		   const struct qos_attr_set *set, const char *what,
+		   char *why, size_t len)
 {
-	const char *what = "invalid";
+	struct qos_nl_status st;
+	int err;
+
+	err = qos_nl_exec(nl, msg, set, ignore_reply, NULL, &st);
+	if (err)
+		qos_nl_strerror(&st, set, what, why, len);
+	return err;
+}
+
+int qos_nl_change(struct qos_nl *nl, struct nl_msg *msg,
+		  const struct qos_attr_set *set, const char *what)
+{
+	char why[320];
+	int err;
+
+	err = qos_nl_request(nl, msg, set, what, why, sizeof(why));
+	if (err)
+		fprintf(stderr, "nvmet-qos: %s\n", why);
+	return err;
+}
+
+void qos_nl_strerror(const struct qos_nl_status *st,
+		     const struct qos_attr_set *set, const char *what,
+		     char *buf, size_t len)
+{
+	const char *how = "invalid";
 	char num[16];
 	int type = st->bad_attr;
 
 	if (st->local) {
-		fprintf(stderr, "nvmet-qos: %s\n", st->msg);
+		snprintf(buf, len, "%s", st->msg);
 		return;
 	}
-	/* The kernel's own words come first and are printed verbatim. */
+	/* The kernel's own words come first and are given verbatim. */
 	if (st->msg[0]) {
-		fprintf(stderr, "nvmet-qos: %s (%s)\n", st->msg,
-			strerror(-st->err));
+		snprintf(buf, len, "%s (%s)", st->msg, strerror(-st->err));
+		return;
+	}
+	if (st->err == -ENOENT && what) {
+		snprintf(buf, len, "%s not found", what);
+		return;
+	}
+	if (st->err == -EPERM) {
+		snprintf(buf, len, "%s (changes need CAP_NET_ADMIN)",
+			 strerror(EPERM));
 		return;
 	}
 	/* Without words, an attribute pointer still says what was wrong. */
 	if (st->miss_attr >= 0) {
-		what = "missing";
+		how = "missing";
 		type = st->miss_attr;
 	}
 	if (type >= 0)
-		fprintf(stderr, "nvmet-qos: %s attribute %s (%s)\n", what,
-			attr_name(set, type, num, sizeof(num)),
-			strerror(-st->err));
+		snprintf(buf, len, "%s attribute %s (%s)", how,
+			 attr_name(set, type, num, sizeof(num)),
+			 strerror(-st->err));
 	else
-		fprintf(stderr, "nvmet-qos: %s\n", strerror(-st->err));
+		snprintf(buf, len, "%s", strerror(-st->err));
+}
+
+void qos_nl_perror(const struct qos_nl_status *st,
+		   const struct qos_attr_set *set)
+{
+	char buf[320];
+
+	qos_nl_strerror(st, set, NULL, buf, sizeof(buf));
+	fprintf(stderr, "nvmet-qos: %s\n", buf);
 }

@@ -87,8 +87,21 @@ int qos_nl_dump(struct qos_nl *nl, uint8_t cmd, const struct qos_attr_set *set,
 int qos_nl_change(struct qos_nl *nl, struct nl_msg *msg,
 		  const struct qos_attr_set *set, const char *what);
 
+/* qos_nl_change() that leaves the reason in @why instead of printing it. */
+int qos_nl_request(struct qos_nl *nl, struct nl_msg *msg,
+		   const struct qos_attr_set *set, const char *what,
+		   char *why, size_t len);
+
 /* Record a local failure (-ENOMEM...) in @st for qos_nl_perror(); returns @err. */
 int qos_nl_fail(struct qos_nl_status *st, int err);
+
+/*
+ * A failed status as one line of text: the kernel's message if it sent
+ * one; "@what not found" for -ENOENT if @what is not NULL.
+ */
+void qos_nl_strerror(const struct qos_nl_status *st,
+		     const struct qos_attr_set *set, const char *what,
+		     char *buf, size_t len);
 
 /* Print a failed status as one "nvmet-qos: ..." line on stderr. */
 void qos_nl_perror(const struct qos_nl_status *st,

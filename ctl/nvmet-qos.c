@@ -207,6 +207,35 @@ static const struct cmd cmds[] = {
 			"their own. If the kernel had to drop events, a 'lost' event and\n"
 			"a warning on stderr say so. Any user may monitor.\n",
 	},
+	{
+		.object = "save", .verb = "", .run = cmd_save,
+		.args = "[FILE]",
+		.summary = "write the whole policy as JSON",
+		.options = HELP_ONLY
+			"\n"
+			"Writes classes, host assignments and device settings to\n"
+			"FILE (replaced atomically, mode 0644) or, without FILE or\n"
+			"with -, to standard output, in the format of\n"
+			"nvmet-qos.json(5). Hosts in the default class with weight\n"
+			"100 and devices with the default settings are left out.\n"
+			"Saving twice the same policy gives the same bytes.\n",
+	},
+	{
+		.object = "restore", .verb = "", .run = cmd_restore,
+		.args = "[--check | --dry-run] FILE",
+		.summary = "make the policy that of a saved file",
+		.options =
+			"      --check      only check FILE (and its devices)\n"
+			"      --dry-run    print the changes, make none\n"
+			"  -h, --help       show this help\n"
+			"\n"
+			"FILE (- for standard input) replaces the whole policy:\n"
+			"classes, assignments and device settings it lacks are\n"
+			"deleted, unassigned and reset. FILE is checked completely\n"
+			"first; an error names its line and field and changes\n"
+			"nothing. Should the kernel refuse a change, the policy\n"
+			"read before is put back. See nvmet-qos.json(5).\n",
+	},
 };
 
 void usage_error(const char *fmt, ...)
@@ -372,10 +401,12 @@ bool cmd_parse_json(const struct cmd *cmd, int argc, char **argv)
 const char *cmd_operand(const struct cmd *cmd, int argc, char **argv,
 			const char *what)
 {
+	const char *sep = *cmd->verb ? " " : "";
+
 	if (optind >= argc)
-		usage_error("%s %s: missing %s (see 'nvmet-qos %s %s --help')",
-			    cmd->object, cmd->verb, what, cmd->object,
-			    cmd->verb);
+		usage_error("%s%s%s: missing %s (see 'nvmet-qos %s%s%s --help')",
+			    cmd->object, sep, cmd->verb, what, cmd->object,
+			    sep, cmd->verb);
 	return argv[optind++];
 }
 
@@ -428,42 +459,6 @@ uint64_t arg_rate(const char *what, const char *arg, bool count,
 		usage_error("invalid %s '%s': above the largest, 1024Ti (2^50)",
 			    what, arg);
 	return v;
-}
-
-void *vec_push(struct vec *vec, size_t size)
-{
-	char *elem;
-
-	if (vec->n == vec->cap) {
-		size_t cap = vec->cap ? 2 * vec->cap : 16;
-		void *v = realloc(vec->v, cap * size);
-
-		if (!v)
-			return NULL;
-		vec->v = v;
-		vec->cap = cap;
-	}
-	elem = (char *)vec->v + vec->n++ * size;
-	memset(elem, 0, size);
-	return elem;
-}
-
-void vec_reset(void *vec)
-{
-	((struct vec *)vec)->n = 0;
-}
-
-int json_print_str(FILE *f, const char *s)
-{
-	size_t len = json_escape(NULL, 0, s);
-	char *buf = malloc(len + 1);
-
-	if (!buf)
-		return -1;
-	json_escape(buf, len + 1, s);
-	fprintf(f, "\"%s\"", buf);
-	free(buf);
-	return 0;
 }
 
 int text_width(const char *s)

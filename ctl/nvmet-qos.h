@@ -94,9 +94,6 @@ void *vec_push(struct vec *vec, size_t size);
 /* Drop every element, keep the memory: a restart() for qos_nl_dump(). */
 void vec_reset(void *vec);
 
-/* Quoted, escaped JSON string; returns -1 on allocation failure. */
-int json_print_str(FILE *f, const char *s);
-
 /* Terminal-safe text, left-aligned and padded to @width columns. */
 int text_print_str(FILE *f, const char *s, int width);
 
@@ -118,5 +115,7 @@ int cmd_device_list(const struct cmd *cmd, int argc, char **argv);
 int cmd_device_set(const struct cmd *cmd, int argc, char **argv);
 int cmd_stats(const struct cmd *cmd, int argc, char **argv);
 int cmd_monitor(const struct cmd *cmd, int argc, char **argv);
+int cmd_save(const struct cmd *cmd, int argc, char **argv);
+int cmd_restore(const struct cmd *cmd, int argc, char **argv);
 
 #endif /* NVMET_QOS_CLI_H */

@@ -69,6 +69,21 @@ int qos_obj_change(uint8_t cmd, const struct qos_attr_set *set,
 		   int (*put)(struct nl_msg *msg, const void *arg),
 		   const void *arg, const char *what);
 
+/*
+ * A device as "nvme0n1", "MAJOR:MINOR", a device node, or any file or
+ * directory of a file system that backs file namespaces, into the dev_t of
+ * the whole disk the engine schedules. Returns 0, or -ENODEV with a reason
+ * in @why.
+ */
+int qos_device_resolve(const char *arg, uint32_t *id, char *why,
+		       size_t whylen);
+
+/*
+ * The name sysfs gives block device @id now (nvme0n1), which is what
+ * qos_device_resolve() takes back. Returns 0, or -ENODEV if it has none.
+ */
+int qos_device_name(uint32_t id, char *buf, size_t len);
+
 /* The name and share of every class (class.c), for "stats". */
 struct class_share {
 	char name[32];

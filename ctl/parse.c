@@ -502,3 +502,13 @@ size_t fmt_duration(char *dst, size_t size, uint64_t ns)
 		return snprintf(dst, size, "%.1fms", ns / 1e6);
 	return snprintf(dst, size, "%.2fs", ns / 1e9);
 }
+
+int class_name_cmp(const char *a, const char *b)
+{
+	bool da = !strcmp(a, NVMET_QOS_DEFAULT_CLASS);
+	bool db = !strcmp(b, NVMET_QOS_DEFAULT_CLASS);
+
+	if (da != db)
+		return da ? -1 : 1;
+	return strcmp(a, b);
+}

@@ -24,6 +24,12 @@ int nqn_validate(const char *nqn, char *why, size_t whylen);
 int class_name_validate(const char *name, char *why, size_t whylen);
 
 /*
+ * Order of classes in lists and saved files: "default" first, as every
+ * host starts there; then by name.
+ */
+int class_name_cmp(const char *a, const char *b);
+
+/*
  * Parse a plain decimal integer (digits only) into @out. Returns 0, -EINVAL
  * for anything else, or -ERANGE when the value lies outside [@min, @max].
  * @out is untouched on error.

@@ -152,3 +152,16 @@ void json_print_fields(FILE *f, const struct field *fields, size_t n,
 	for (i = 0; i < n; i++)
 		json_print_val(f, fields[i].key, fields[i].fmt, val[i], have[i]);
 }
+
+int json_print_str(FILE *f, const char *s)
+{
+	size_t len = json_escape(NULL, 0, s);
+	char *buf = malloc(len + 1);
+
+	if (!buf)
+		return -1;
+	json_escape(buf, len + 1, s);
+	fprintf(f, "\"%s\"", buf);
+	free(buf);
+	return 0;
+}

@@ -63,4 +63,7 @@ void json_print_val(FILE *f, const char *key, enum val_fmt fmt, uint64_t v,
 void json_print_fields(FILE *f, const struct field *fields, size_t n,
 		       const uint64_t *val, const bool *have);
 
+/* Quoted, escaped JSON string; returns -1 on allocation failure. */
+int json_print_str(FILE *f, const char *s);
+
 #endif /* NVMET_QOS_TABLE_H */

@@ -34,6 +34,15 @@ run() {
 
 long=$(printf '%0222d' 0)
 
+cat > "$tmp/good.json" <<'EOF'
+{
+  "version": 1,
+  "classes": [ { "name": "gold", "share": 30, "max_bps": "2G" } ],
+  "hosts": [ { "nqn": "nqn.a", "class": "gold" } ],
+  "devices": [ { "name": "8:0", "capacity": "20G" } ]
+}
+EOF
+
 # Results go to a file until the count is known, so the plan comes first
 # without being kept up to date by hand.
 exec 3>&1 >"$tmp/ktap"
@@ -167,7 +176,7 @@ run device_set_cap_low	2 err "^nvmet-qos: invalid --capacity '999999': below the
 run device_set_cap_bad	2 err "^nvmet-qos: invalid --capacity '1Gb'" device set 8:0 --capacity 1Gb
 run device_set_no_such	2 err "^nvmet-qos: no block device named 'nosuchdisk0'" device set nosuchdisk0 --io-cost 0
 run device_set_bad_num	2 err "^nvmet-qos: no block device named '8:x'" device set 8:x --io-cost 0
-run device_set_bad_path	2 err "^nvmet-qos: cannot use DEVICE '/nonexistent/x': No such file" device set /nonexistent/x --io-cost 0
+run device_set_bad_path	2 err "^nvmet-qos: cannot use '/nonexistent/x': No such file" device set /nonexistent/x --io-cost 0
 
 # Output errors must not pass for success.
 n=$((n + 1))
@@ -248,6 +257,35 @@ reaches host_assign		host assign nqn.a gold --weight 1000
 reaches host_weight		host weight nqn.a 1
 reaches host_unassign		host unassign nqn.a
 reaches device_list		device list
+reaches save_stdout		save
+reaches restore_valid		restore "$tmp/good.json"
+reaches restore_dry_run		restore --dry-run "$tmp/good.json"
+
+# save and restore: a file is checked before the kernel is asked.
+sed 's/"share": 30/"share": 1001/' "$tmp/good.json" > "$tmp/bad.json"
+run save_help		0 out '^Usage: nvmet-qos save \[FILE\]'	save --help
+run save_extra_arg	2 err "^nvmet-qos: save: unexpected argument 'b'"	save a b
+run restore_help	0 out '^Usage: nvmet-qos restore'	restore --help
+run restore_no_file	2 err '^nvmet-qos: restore: missing FILE'	restore
+run restore_check_and_dry 2 err '^nvmet-qos: --check and --dry-run exclude each other' \
+	restore --check --dry-run "$tmp/good.json"
+run restore_check_good	0 out '^valid .*good.json: 2 classes, 1 host, 1 device$' \
+	restore --check "$tmp/good.json"
+run restore_check_bad	1 err '^nvmet-qos: .*bad.json:3: classes\[0\]\.share: 1001 is out of range: want 1 to 1000$' \
+	restore --check "$tmp/bad.json"
+run restore_bad_before_kernel 1 err 'bad.json:3: classes\[0\]\.share' \
+	restore "$tmp/bad.json"
+run restore_missing_file 1 err '^nvmet-qos: cannot open .*/none.json: No such file' \
+	restore --check "$tmp/none.json"
+echo '{"version": 1}' > "$tmp/empty.json"
+run restore_check_stdin	0 out '^valid <stdin>: 1 class, 0 hosts, 0 devices$' \
+	restore --check - < "$tmp/empty.json"
+printf '{"version": 1}\0' > "$tmp/nul.json"
+run restore_nul_byte	1 err 'nul.json: a NUL byte at offset 14, not a policy file' \
+	restore --check "$tmp/nul.json"
+echo '{"version": 1, "devices": [{"name": "nosuchdisk0"}]}' > "$tmp/nodev.json"
+run restore_unknown_device 1 err "nodev.json:1: devices\\[0\\]\\.name: no block device named 'nosuchdisk0'" \
+	restore --check "$tmp/nodev.json"
 
 exec >&3 3>&-
 echo "KTAP version 1"

@@ -9,21 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ktap.h"
 #include "nvmet_qos.h"
 #include "parse.h"
 #include "table.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
-static int test_no;
-static int failures;
-
-static void report(bool ok, const char *name)
-{
-	printf("%sok %d - %s\n", ok ? "" : "not ", ++test_no, name);
-	if (!ok)
-		failures++;
-}
 
 static const struct size_case {
 	const char *name;
@@ -491,7 +482,7 @@ int main(void)
 		    ARRAY_SIZE(count_cases) + ARRAY_SIZE(human_cases) + 2 +
 		    3 + 1;
 
-	printf("KTAP version 1\n1..%d\n", total);
+	ktap_plan(total);
 	test_parse_size();
 	test_nqn();
 	test_escape(json_cases, ARRAY_SIZE(json_cases), json_escape);
@@ -507,10 +498,5 @@ int main(void)
 	test_table();
 	test_json_val();
 
-	if (test_no != total) {
-		printf("# planned %d tests but ran %d\n", total, test_no);
-		return 1;
-	}
-	printf("# %d of %d tests passed\n", total - failures, total);
-	return failures ? 1 : 0;
+	return ktap_finish(total);
 }

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of json.c and policy.c: the reader, the checks of a policy
+ * file with the line and field they name, and the save format's round
+ * trip. Printed as KTAP; exits 1 if any test fails.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "ktap.h"
+#include "policy.h"
+
+/* JSON the reader refuses, and the start of its message (LINE:COLUMN). */
+static const struct { const char *name, *in, *err; } bad_json[] = {
+	{ "json_empty",		"",			"1:1: expected a value, got the end" },
+	{ "json_trailing_comma", "[1,]",		"1:4: expected a value, got ']'" },
+	{ "json_unclosed_string", "\"abc",		"1:5: string not closed" },
+	{ "json_control_char",	"\"a\tb\"",		"1:3: control character 0x09" },
+	{ "json_bad_escape",	"\"\\x\"",		"1:3: expected an escape" },
+	{ "json_short_unicode",	"\"\\u12\"",		"1:6: \\u needs four hex digits" },
+	{ "json_lone_low_surrogate", "\"\\udc00\"",	"1:8: unpaired low surrogate" },
+	{ "json_lone_high_surrogate", "\"\\ud800x\"",	"1:8: high surrogate \\ud800 without" },
+	{ "json_nul_escape",	"\"\\u0000\"",		"1:8: \\u0000 is not allowed" },
+	{ "json_leading_zero",	"01",			"1:1: malformed number" },
+	{ "json_bare_minus",	"-",			"1:1: malformed number" },
+	{ "json_bad_fraction",	"1.",			"1:1: malformed number" },
+	{ "json_bad_word",	"nul",			"1:1: expected a value, got 'n'" },
+	{ "json_two_values",	"1 2",			"1:3: expected the end of the file" },
+	{ "json_unquoted_key",	"{a:1}",		"1:2: expected a member name" },
+	{ "json_missing_colon",	"{\"a\" 1}",		"1:6: expected ':'" },
+	{ "json_missing_comma",	"{\"a\":1\n \"b\":2}",	"2:2: expected ',' or '}'" },
+	{ "json_unclosed_array", "[1,\n2",		"2:2: expected ',' or ']', got the end" },
+	{ "json_binary",	"\x01",			"1:1: expected a value, got byte 0x01" },
+	{ "json_too_deep",
+	  "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
+	  "1:33: nested deeper than 32 levels" },
+};
+
+static void test_bad_json(void)
+{
+	char err[200];
+	struct json *j;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad_json) / sizeof(bad_json[0]); i++) {
+		err[0] = '\0';
+		j = json_parse(bad_json[i].in, err, sizeof(err));
+		report(!j && !strncmp(err, bad_json[i].err,
+				      strlen(bad_json[i].err)),
+		       bad_json[i].name);
+		if (j || strncmp(err, bad_json[i].err, strlen(bad_json[i].err)))
+			printf("# got \"%s\"\n", err);
+		json_free(j);
+	}
+}
+
+static void test_json_values(void)
+{
+	const char *in = "{\n \"s\": \"\\u00e9\\ud83d\\ude00\\n\\/\",\n"
+			 " \"a\": [true, false, null, -1.5e3],\n \"o\": {}\n}";
+	char err[200] = "";
+	struct json *j = json_parse(in, err, sizeof(err));
+	bool ok;
+
+	ok = j && j->type == JSON_OBJECT && j->n == 3 && j->line == 1;
+	report(ok, "json_object_members");
+	ok = ok && !strcmp(j->items[0].key, "s") && j->items[0].line == 2 &&
+	     !strcmp(j->items[0].text, "\xc3\xa9\xf0\x9f\x98\x80\n/");
+	report(ok, "json_string_escapes_to_utf8");
+	ok = ok && j->items[1].type == JSON_ARRAY && j->items[1].n == 4 &&
+	     j->items[1].items[0].boolean && !j->items[1].items[1].boolean &&
+	     j->items[1].items[2].type == JSON_NULL &&
+	     !strcmp(j->items[1].items[3].text, "-1.5e3") &&
+	     j->items[1].items[3].line == 3;
+	report(ok, "json_array_values_and_lines");
+	ok = ok && j->items[2].type == JSON_OBJECT && !j->items[2].n &&
+	     j->items[2].line == 4;
+	report(ok, "json_empty_object");
+	json_free(j);
+}
+
+#define GOOD \
+	"{\n" \
+	"  \"version\": 1,\n" \
+	"  \"classes\": [\n" \
+	"    { \"name\": \"training\", \"share\": 30, \"max_bps\": \"2G\",\n" \
+	"      \"burst\": \"64Mi\" },\n" \
+	"    { \"name\": \"inference\", \"share\": 70, \"latency\": true,\n" \
+	"      \"min_iops\": \"5K\", \"max_iops\": 100000 },\n" \
+	"    { \"name\": \"default\", \"share\": 10 }\n" \
+	"  ],\n" \
+	"  \"hosts\": [\n" \
+	"    { \"nqn\": \"nqn.2014-08.org.nvmexpress:uuid:b\", \"class\": \"training\" },\n" \
+	"    { \"nqn\": \"nqn.2014-08.org.nvmexpress:uuid:a\", \"class\": \"inference\",\n" \
+	"      \"weight\": 200 }\n" \
+	"  ],\n" \
+	"  \"devices\": [ { \"name\": \"nvme1n1\", \"write_cost\": 300 },\n" \
+	"                 { \"name\": \"8:0\", \"capacity\": \"1.5G\" } ]\n" \
+	"}\n"
+
+/* Policy files that must be refused, and the start of the message. */
+static const struct { const char *name, *in, *err; } bad_policy[] = {
+	{ "policy_not_object",	"[]",			"1: : want an object, got an array" },
+	{ "policy_no_version",	"{}",			"1: : missing field \"version\"" },
+	{ "policy_version_2",	"{\"version\": 2}",	"1: version: this nvmet-qos reads version 1, not 2" },
+	{ "policy_unknown_top",	"{\"version\": 1, \"class\": []}",
+	  "1: : unknown field \"class\" (known: version, classes, hosts, devices)" },
+	{ "policy_classes_not_array", "{\"version\": 1,\n\"classes\": {}}",
+	  "2: classes: want an array, got an object" },
+	{ "policy_class_no_name", "{\"version\": 1, \"classes\": [{}]}",
+	  "1: classes[0]: missing field \"name\"" },
+	{ "policy_class_bad_name", "{\"version\": 1, \"classes\": [{\"name\": \"a b\"}]}",
+	  "1: classes[0].name: class name has an invalid character ' '" },
+	{ "policy_class_twice",	"{\"version\": 1, \"classes\": [{\"name\": \"a\"},\n{\"share\": 1,\n\"name\": \"a\"}]}",
+	  "3: classes[1].name: class \"a\" is defined twice" },
+	{ "policy_default_twice", "{\"version\": 1, \"classes\": [{\"name\": \"default\"},{\"name\": \"default\"}]}",
+	  "1: classes[1].name: class \"default\" is defined twice" },
+	{ "policy_share_zero",	"{\"version\": 1, \"classes\": [{\"name\": \"a\",\n\"share\": 0}]}",
+	  "2: classes[0].share: 0 is out of range: want 1 to 1000" },
+	{ "policy_share_string", "{\"version\": 1, \"classes\": [{\"name\": \"a\", \"share\": \"30\"}]}",
+	  "1: classes[0].share: want an integer, got a string" },
+	{ "policy_share_fraction", "{\"version\": 1, \"classes\": [{\"name\": \"a\", \"share\": 1.5}]}",
+	  "1: classes[0].share: want an integer, got 1.5" },
+	{ "policy_rate_above_max", "{\"version\": 1, \"classes\": [{\"name\": \"a\", \"max_bps\": \"1025Ti\"}]}",
+	  "1: classes[0].max_bps: 1025Ti is out of range: want 0 to 1125899906842624" },
+	{ "policy_rate_bad_unit", "{\"version\": 1, \"classes\": [{\"name\": \"a\", \"max_bps\": \"2Gb\"}]}",
+	  "1: classes[0].max_bps: want an integer or a string such as \"2G\"" },
+	{ "policy_iops_binary_unit", "{\"version\": 1, \"classes\": [{\"name\": \"a\", \"max_iops\": \"4Ki\"}]}",
+	  "1: classes[0].max_iops: want an integer or a string such as \"5K\"" },
+	{ "policy_floor_above_ceiling", "{\"version\": 1, \"classes\": [{\"name\": \"a\", \"min_bps\": 2, \"max_bps\": 1}]}",
+	  "1: classes[0].min_bps: the byte floor is above the byte ceiling" },
+	{ "policy_iops_floor_above_ceiling", "{\"version\": 1, \"classes\": [{\"name\": \"a\", \"min_iops\": 2, \"max_iops\": 1}]}",
+	  "1: classes[0].min_iops: the IOPS floor is above the IOPS ceiling" },
+	{ "policy_burst_without_ceiling", "{\"version\": 1, \"classes\": [{\"name\": \"a\", \"burst\": 1}]}",
+	  "1: classes[0].burst: a burst needs a byte ceiling" },
+	{ "policy_latency_not_bool", "{\"version\": 1, \"classes\": [{\"name\": \"a\", \"latency\": 1}]}",
+	  "1: classes[0].latency: want true or false, got a number" },
+	{ "policy_field_twice", "{\"version\": 1, \"classes\": [{\"name\": \"a\", \"share\": 1, \"share\": 2}]}",
+	  "1: classes[0].share: given twice" },
+	{ "policy_unknown_class_field", "{\"version\": 1, \"classes\": [{\"name\": \"a\", \"shares\": 1}]}",
+	  "1: classes[0]: unknown field \"shares\"" },
+	{ "policy_host_no_class", "{\"version\": 1, \"hosts\": [{\"nqn\": \"nqn.x\"}]}",
+	  "1: hosts[0]: missing field \"class\"" },
+	{ "policy_host_unknown_class", "{\"version\": 1, \"hosts\": [{\"nqn\": \"nqn.x\",\n\"class\": \"gold\"}]}",
+	  "2: hosts[0].class: no class \"gold\" in this file" },
+	{ "policy_host_bad_nqn", "{\"version\": 1, \"hosts\": [{\"nqn\": \"\", \"class\": \"default\"}]}",
+	  "1: hosts[0].nqn: " },
+	{ "policy_host_weight_zero", "{\"version\": 1, \"hosts\": [{\"nqn\": \"nqn.x\", \"class\": \"default\", \"weight\": 0}]}",
+	  "1: hosts[0].weight: 0 is out of range: want 1 to 1000" },
+	{ "policy_host_twice",	"{\"version\": 1, \"hosts\": [{\"nqn\": \"nqn.x\", \"class\": \"default\"},\n{\"class\": \"default\",\n\"nqn\": \"nqn.x\"}]}",
+	  "3: hosts[1].nqn: host given twice (also on line 1)" },
+	{ "policy_dev_path",	"{\"version\": 1, \"devices\": [{\"name\": \"/dev/sda\"}]}",
+	  "1: devices[0].name: want a block device name" },
+	{ "policy_dev_write_cost", "{\"version\": 1, \"devices\": [{\"name\": \"sda\", \"write_cost\": 5}]}",
+	  "1: devices[0].write_cost: 5 is out of range: want 10 to 1000" },
+	{ "policy_dev_io_cost",	"{\"version\": 1, \"devices\": [{\"name\": \"sda\", \"io_cost\": \"2Mi\"}]}",
+	  "1: devices[0].io_cost: 2Mi is out of range: want 0 to 1048576" },
+	{ "policy_dev_small_capacity", "{\"version\": 1, \"devices\": [{\"name\": \"sda\", \"capacity\": 999999}]}",
+	  "1: devices[0].capacity: below the smallest hint, 1M" },
+	{ "policy_error_at_end", GOOD "x", "18:1: expected the end of the file" },
+};
+
+static void test_bad_policy(void)
+{
+	struct policy p = { 0 };
+	char err[400];
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sizeof(bad_policy) / sizeof(bad_policy[0]); i++) {
+		err[0] = '\0';
+		ret = policy_parse(bad_policy[i].in, &p, err, sizeof(err));
+		report(ret && !p.classes.n && !strncmp(err, bad_policy[i].err,
+					strlen(bad_policy[i].err)),
+		       bad_policy[i].name);
+		if (!ret || strncmp(err, bad_policy[i].err,
+				    strlen(bad_policy[i].err)))
+			printf("# got \"%s\"\n", err);
+		policy_free(&p);
+	}
+}
+
+static char *print_string(const struct policy *p)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	if (policy_print(f, p)) {
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+static void test_good_policy(void)
+{
+	struct policy p = { 0 }, q = { 0 };
+	const struct pol_class *c;
+	char err[400] = "";
+	char *first = NULL, *second = NULL;
+	bool ok;
+
+	ok = !policy_parse(GOOD, &p, err, sizeof(err));
+	if (!ok)
+		printf("# %s\n", err);
+	policy_sort(&p);
+	ok = ok && p.classes.n == 3 && p.hosts.n == 2 && p.devs.n == 2;
+	report(ok, "policy_good_counts");
+
+	c = ok ? pol_class_at(&p, 0) : NULL;
+	ok = ok && !strcmp(c->name, "default") && c->share == 10 &&
+	     c->line == 8 && !strcmp(pol_class_at(&p, 1)->name, "inference");
+	report(ok, "policy_default_first_then_by_name");
+	c = ok ? pol_class_at(&p, 2) : NULL;
+	ok = ok && c->max_bps == 2000000000 && c->burst == 64 << 20 &&
+	     !c->min_bps && !c->latency && pol_class_at(&p, 1)->latency &&
+	     pol_class_at(&p, 1)->min_iops == 5000;
+	report(ok, "policy_units_and_defaults");
+	ok = ok && !strcmp(pol_host_at(&p, 0)->nqn,
+			   "nqn.2014-08.org.nvmexpress:uuid:a") &&
+	     pol_host_at(&p, 0)->weight == 200 &&
+	     pol_host_at(&p, 1)->weight == 100 &&
+	     pol_host_at(&p, 1)->line == 11;
+	report(ok, "policy_hosts_sorted_weight_default");
+	ok = ok && !strcmp(pol_dev_at(&p, 0)->name, "8:0") &&
+	     pol_dev_at(&p, 0)->capacity == 1500000000 &&
+	     pol_dev_at(&p, 0)->write_cost == 200 &&
+	     pol_dev_at(&p, 1)->io_cost == 4096 &&
+	     pol_dev_at(&p, 1)->write_cost == 300;
+	report(ok, "policy_devices_defaults");
+
+	/* What save writes reads back to the same policy and the same bytes. */
+	first = ok ? print_string(&p) : NULL;
+	ok = first && !policy_parse(first, &q, err, sizeof(err));
+	if (ok)
+		policy_sort(&q);
+	second = ok ? print_string(&q) : NULL;
+	report(second && !strcmp(first, second), "policy_round_trip_bytes");
+	ok = second && p.classes.n == q.classes.n;
+	for (size_t i = 0; ok && i < p.classes.n; i++)
+		ok = pol_class_equal(pol_class_at(&p, i), pol_class_at(&q, i));
+	report(ok, "policy_round_trip_values");
+	free(first);
+	free(second);
+	policy_free(&p);
+	policy_free(&q);
+
+	ok = !policy_parse("{\"version\": 1}", &p, err, sizeof(err)) &&
+	     p.classes.n == 1 && pol_class_is_default(pol_class_at(&p, 0)) &&
+	     !p.hosts.n && !p.devs.n;
+	report(ok, "policy_version_only_is_the_empty_policy");
+	policy_free(&p);
+}
+
+int main(void)
+{
+	int total = sizeof(bad_json) / sizeof(bad_json[0]) + 4 +
+		    sizeof(bad_policy) / sizeof(bad_policy[0]) + 8;
+
+	ktap_plan(total);
+	test_bad_json();
+	test_json_values();
+	test_bad_policy();
+	test_good_policy();
+	return ktap_finish(total);
+}
