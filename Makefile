@@ -8,6 +8,9 @@
 #   make demo       the AI pipeline on a target in a VM: 30/70, then live 50/50
 #   make bench      stock nvmet against nvmet-qos in a VM, A/B in one boot;
 #                   writes bench/results/<date>.{json,md,png} and README's table
+#   make install    the module (plus depmod), tool, man pages, bash completion
+#                   and systemd unit; DESTDIR-aware. "make uninstall" undoes it
+#   make dkms-install  let DKMS rebuild the module for every new kernel
 #
 # KDIR       kernel build directory (default: running kernel's, else the
 #            newest installed Debian linux-headers-*-amd64)
@@ -16,6 +19,15 @@
 
 KDIR ?= $(shell scripts/find-kdir)
 NVMET_SRC ?=
+# The release, also in dkms.conf and ctl/Makefile (scripts/test-dkms checks).
+VERSION := 0.1.0
+# Install locations, below DESTDIR; the module goes to the updates/ of the
+# kernel it was built for.
+PREFIX ?= /usr
+SBINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+UNITDIR ?= /lib/systemd/system
 BUILD := $(CURDIR)/build
 KREL := $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
 NVMET_DIR := $(BUILD)/nvmet-$(KREL)
@@ -24,9 +36,10 @@ DEBIAN_PKGS := build-essential bc bison flex kmod pkg-config cpio xz-utils \
 	iproute2 util-linux procps python3 python3-yaml \
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1 \
 	qemu-system-x86 busybox-static nvme-cli fio \
-	libnl-3-dev libnl-genl-3-dev gnuplot-nox groff-base
+	libnl-3-dev libnl-genl-3-dev gnuplot-nox groff-base systemd dkms openssl
 
-.PHONY: all module ctl deps check unit-check vm-check demo bench clean FORCE
+.PHONY: all module ctl deps check unit-check vm-check demo bench install \
+	uninstall dkms-install dkms-uninstall clean FORCE
 
 all: module ctl
 
@@ -64,7 +77,29 @@ bench: all
 	KDIR=$(KDIR) scripts/vm --timeout 3600 -- bench/vm-bench
 	bench/report $(BUILD)/vm/console.log
 
+# Installs what "make" built; builds nothing, so it also works from a
+# read-only tree.
+install uninstall:
+	DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" SBINDIR="$(SBINDIR)" \
+	MANDIR="$(MANDIR)" COMPLETIONDIR="$(COMPLETIONDIR)" UNITDIR="$(UNITDIR)" \
+	scripts/install $(if $(filter uninstall,$@),--uninstall)
+
+# DKMS rebuilds the module on kernel updates. The sources go to
+# $(DESTDIR)/usr/src/nvmet-qos-$(VERSION); without DESTDIR, DKMS then
+# builds and installs it for the running kernel.
+dkms-install:
+	scripts/dkms-tree $(DESTDIR)/usr/src/nvmet-qos-$(VERSION)
+	if [ -z "$(DESTDIR)" ]; then \
+		dkms status -m nvmet-qos -v $(VERSION) | grep -q . || \
+			dkms add -m nvmet-qos -v $(VERSION); \
+		dkms install -m nvmet-qos -v $(VERSION); \
+	fi
+
+dkms-uninstall:
+	-dkms remove -m nvmet-qos -v $(VERSION) --all
+	rm -rf $(DESTDIR)/usr/src/nvmet-qos-$(VERSION)
+
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) NVMET_DIR=$(NVMET_DIR) clean 2>/dev/null || true
-	$(MAKE) -C ctl clean
+	if [ -d ctl ]; then $(MAKE) -C ctl clean; fi
 	rm -rf $(BUILD)
