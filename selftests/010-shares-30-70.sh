@@ -4,6 +4,7 @@
 # Two hosts in classes with shares 30 and 70, both saturating a 50 MB/s
 # device with 128 KiB random reads: the split follows 30/70 within 3
 # percentage points. Stock nvmet is measured in the same boot for contrast.
+# Transports: tcp rdma
 . "$(dirname "$0")/lib.sh"
 nq_require nvme fio python3
 

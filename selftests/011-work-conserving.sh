@@ -4,6 +4,7 @@
 # Work conservation: a 30% class alone gets at least 95% of what stock
 # nvmet delivers to the same host alone, and under contention the two
 # classes together get at least 95% of stock's aggregate, same boot.
+# Transports: tcp rdma
 . "$(dirname "$0")/lib.sh"
 nq_require nvme fio python3
 

@@ -3,6 +3,7 @@
 #
 # A class capped at 10 MB/s delivers 10 MB/s +- 5% alone and next to a
 # busy peer on a 50 MB/s device, even though its share is the larger one.
+# Transports: tcp rdma
 . "$(dirname "$0")/lib.sh"
 nq_require nvme fio python3
 

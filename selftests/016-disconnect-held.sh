@@ -5,6 +5,7 @@
 # capped far below what it asks for): the controller's teardown completes
 # within 10 s, the module shows nothing left held, and another host's
 # verified I/O carries on without error.
+# Transports: tcp rdma
 . "$(dirname "$0")/lib.sh"
 nq_require nvme fio python3
 

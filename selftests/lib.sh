@@ -43,11 +43,24 @@ nq_finish() {
 	exit $nq_failed
 }
 
+# The transport of the target's port and of the hosts: tcp over
+# loopback, or rdma over soft-RoCE (rdma_rxe on one end of a veth pair).
+# run.sh sets it for each transport a test supports (its "Transports:"
+# line) and NQ_TRTYPES asks for.
+NQ_TRTYPE=${NQ_TRTYPE:-tcp}
+NQ_RXE_NET=10.99.0
+
 # host_nqn N: the NQN of simulated host N (1-based).
 host_nqn() { echo "nqn.2026-11.io.nvmet-qos:host$1"; }
 # host_addr N: the target address host N connects to, one per host so that
 # nvme-cli does not take a second host for a duplicate connection.
-host_addr() { echo "127.0.0.$(($1 + 1))"; }
+host_addr() {
+	if [ "$NQ_TRTYPE" = rdma ]; then
+		echo "$NQ_RXE_NET.$(($1 + 1))"
+	else
+		echo "127.0.0.$(($1 + 1))"
+	fi
+}
 
 nq_require() {
 	local c
@@ -101,8 +114,37 @@ nq_nullb_remove() {
 	rmdir "$d"
 }
 
+# nq_rxe_setup: soft-RoCE for NQ_TRTYPE=rdma. rxe needs an Ethernet
+# device, so one end of a veth pair carries an address per simulated host;
+# rxe loops traffic between local addresses back itself. Skips with the
+# reason where soft-RoCE cannot come up.
+nq_rxe_setup() {
+	local n
+	modprobe rdma_rxe 2>/dev/null || skip "soft-RoCE unavailable: cannot load rdma_rxe"
+	command -v rdma >/dev/null || skip "soft-RoCE unavailable: no rdma tool (iproute2)"
+	# Loaded here, as the kernel cannot autoload modules in the test VM:
+	# veth, and the crc32 that rxe asks the crypto API for.
+	modprobe veth 2>/dev/null
+	modprobe crc32_generic 2>/dev/null
+	ip link add nqveth0 type veth peer name nqveth1 ||
+		skip "soft-RoCE unavailable: cannot create a veth pair"
+	for n in $(seq 65); do
+		ip addr add "$NQ_RXE_NET.$n/24" dev nqveth0
+	done
+	ip link set nqveth1 up
+	ip link set nqveth0 up
+	rdma link add nqrxe0 type rxe netdev nqveth0 ||
+		skip "soft-RoCE unavailable: rdma link add failed"
+}
+
+nq_rxe_teardown() {
+	rdma link show nqrxe0/1 >/dev/null 2>&1 && rdma link delete nqrxe0
+	ip link show nqveth0 >/dev/null 2>&1 && ip link delete nqveth0
+	return 0
+}
+
 # nq_target_setup [MBPS] [SIZE_MB]: export a null_blk as namespace 1 of
-# NQ_SUBNQN on an nvmet-tcp port listening on every address.
+# NQ_SUBNQN on a port of NQ_TRTYPE listening on every address.
 nq_target_setup() {
 	local mbps=${1:-100} size=${2:-1024}
 	local s=/sys/kernel/config/nvmet/subsystems/$NQ_SUBNQN
@@ -110,16 +152,17 @@ nq_target_setup() {
 
 	nq_configfs
 	ip link set lo up
+	[ "$NQ_TRTYPE" = rdma ] && nq_rxe_setup
 	nq_nullb "$NQ_NULLB" "$mbps" "$size"
-	modprobe nvmet-tcp || die "modprobe nvmet-tcp failed"
-	modprobe nvme-tcp || die "modprobe nvme-tcp failed"
+	modprobe "nvmet-$NQ_TRTYPE" || die "modprobe nvmet-$NQ_TRTYPE failed"
+	modprobe "nvme-$NQ_TRTYPE" || die "modprobe nvme-$NQ_TRTYPE failed"
 	mkdir "$s" || die "cannot create subsystem"
 	echo 1 > "$s/attr_allow_any_host"
 	mkdir "$s/namespaces/1"
 	echo -n "/dev/$NQ_NULLB" > "$s/namespaces/1/device_path"
 	echo 1 > "$s/namespaces/1/enable" || die "cannot enable namespace"
 	mkdir "$p"
-	echo tcp > "$p/addr_trtype"
+	echo "$NQ_TRTYPE" > "$p/addr_trtype"
 	echo ipv4 > "$p/addr_adrfam"
 	echo 0.0.0.0 > "$p/addr_traddr"
 	echo "$NQ_PORT" > "$p/addr_trsvcid"
@@ -139,28 +182,29 @@ nq_target_teardown() {
 	fi
 	[ -d "$s" ] && rmdir "$s"
 	nq_nullb_remove "$NQ_NULLB"
+	[ "$NQ_TRTYPE" = rdma ] && nq_rxe_teardown
+	return 0
 }
 
-# nq_connect N: connect simulated host N; prints its block device.
+# nq_connect N: connect simulated host N; prints its block device. nvme-cli
+# names the controller it made, so nothing has to scan sysfs (which takes
+# seconds under TCG once there are dozens of controllers).
 nq_connect() {
-	local nqn addr c i
-	nqn=$(host_nqn "$1")
-	addr=$(host_addr "$1")
-	nvme connect -t tcp -a "$addr" -s "$NQ_PORT" -n "$NQ_SUBNQN" \
-		--hostnqn="$nqn" --hostid="$(cat /proc/sys/kernel/random/uuid)" \
-		>/dev/null || die "nvme connect of host $1 failed"
-	for i in $(seq 100); do
-		for c in /sys/class/nvme/nvme*; do
-			[ "$(cat "$c/hostnqn" 2>/dev/null)" = "$nqn" ] || continue
-			[ "$(cat "$c/subsysnqn" 2>/dev/null)" = "$NQ_SUBNQN" ] || continue
-			if [ -b "/dev/$(basename "$c")n1" ]; then
-				echo "/dev/$(basename "$c")n1"
-				return 0
-			fi
-		done
+	local out ctrl
+	out=$(nvme connect -t "$NQ_TRTYPE" -a "$(host_addr "$1")" -s "$NQ_PORT" \
+		-n "$NQ_SUBNQN" --hostnqn="$(host_nqn "$1")" \
+		--hostid="$(cat /proc/sys/kernel/random/uuid)" -o json) ||
+		die "nvme connect of host $1 failed"
+	ctrl=$(sed -n 's/.*"device" *: *"\(nvme[0-9]*\)".*/\1/p' <<< "$out")
+	[ -n "$ctrl" ] || die "nvme connect of host $1 named no controller: $out"
+	for _ in $(seq 100); do
+		if [ -b "/dev/${ctrl}n1" ]; then
+			echo "/dev/${ctrl}n1"
+			return 0
+		fi
 		sleep 0.1
 	done
-	die "no block device for host $1"
+	die "no block device for host $1 ($ctrl)"
 }
 
 # nq_host_json NQN: the host's counters from the tool, as one JSON object.
@@ -178,7 +222,8 @@ nq_json_get() {
 nq_fio_bytes() {
 	python3 -c '
 import json, sys
-d = json.load(open(sys.argv[1]))
+t = open(sys.argv[1]).read()
+d = json.loads(t[t.find("\n{") + 1 if not t.startswith("{") else 0:])
 print(sum(j[sys.argv[2]]["io_bytes"] for j in d["jobs"]))' "$1" "$2"
 }
 
@@ -186,8 +231,23 @@ print(sum(j[sys.argv[2]]["io_bytes"] for j in d["jobs"]))' "$1" "$2"
 nq_fio_errors() {
 	python3 -c '
 import json, sys
-d = json.load(open(sys.argv[1]))
+t = open(sys.argv[1]).read()
+d = json.loads(t[t.find("\n{") + 1 if not t.startswith("{") else 0:])
 print(sum(j["error"] + j.get("total_err", 0) for j in d["jobs"]))' "$1"
+}
+
+# nq_fio_stop PID...: stop fio jobs that run until told, and wait for
+# them. fio ends on SIGINT with status 128 and a "terminating" line ahead
+# of its JSON report (which the helpers above skip); anything else fails.
+nq_fio_stop() {
+	local p rc ret=0
+	kill -INT "$@" 2>/dev/null
+	for p; do
+		wait "$p"
+		rc=$?
+		[ $rc -eq 0 ] || [ $rc -eq 128 ] || { fail "fio (pid $p) exited $rc"; ret=1; }
+	done
+	return $ret
 }
 
 # Leave the VM as the test found it, whatever happened; tests with other
@@ -227,7 +287,8 @@ nq_fio_hosts() {
 nq_fio_total() {
 	python3 -c '
 import json, sys
-d = json.load(open(sys.argv[1]))
+t = open(sys.argv[1]).read()
+d = json.loads(t[t.find("\n{") + 1 if not t.startswith("{") else 0:])
 print(sum(j["read"]["io_bytes"] + j["write"]["io_bytes"] for j in d["jobs"]))' "$NQ_WORK/$1.$2.json"
 }
 
@@ -236,7 +297,8 @@ print(sum(j["read"]["io_bytes"] + j["write"]["io_bytes"] for j in d["jobs"]))' "
 nq_fio_rate() {
 	python3 -c '
 import json, sys
-d = json.load(open(sys.argv[1]))
+t = open(sys.argv[1]).read()
+d = json.loads(t[t.find("\n{") + 1 if not t.startswith("{") else 0:])
 print(sum(j["read"]["bw_bytes"] + j["write"]["bw_bytes"] for j in d["jobs"]))' "$NQ_WORK/$1.$2.json"
 }
 
@@ -296,8 +358,9 @@ nq_host_queued() {
 }
 
 # nq_await_held WHEN CMD...: wait up to 20 s until CMD prints a count of
-# held requests above 0, or the test would not exercise the path that
-# releases them. Polled, because fio takes seconds to start under TCG.
+# held requests (left in NQ_HELD) above 0, or the test would not exercise
+# the path that releases them. Polled, because fio takes seconds to start
+# under TCG.
 nq_await_held() {
 	local when=$1 count=0
 	shift
@@ -306,6 +369,7 @@ nq_await_held() {
 		[ "$count" -gt 0 ] && break
 		sleep 0.2
 	done
+	NQ_HELD=$count
 	log "$count requests held $when"
 	[ "$count" -gt 0 ] || fail "nothing held $when: the test would not exercise the release path"
 }

@@ -42,18 +42,34 @@ else
 	tests=([0-9][0-9][0-9]-*.sh)
 fi
 
+# The transport matrix: a test runs once for each transport of
+# NQ_TRTYPES (default tcp) that its "# Transports:" line lists (tcp when
+# it has none), with NQ_TRTYPE set; runs other than tcp are named
+# "NNN-name (rdma)".
+runs=()
+for t in "${tests[@]}"; do
+	supported=$(sed -n 's/^# Transports: //p' "$t" | head -n 1)
+	for tr in ${NQ_TRTYPES:-tcp}; do
+		[[ " ${supported:-tcp} " == *" $tr "* ]] && runs+=("$t:$tr")
+	done
+done
+
+plan=${#runs[@]}
+
 ip link set lo up
 dmesg -C
 echo "KTAP version 1"
-echo "1..${#tests[@]}"
+echo "1..$plan"
 
 n=0 failed=0
-for t in "${tests[@]}"; do
+for run in "${runs[@]}"; do
+	t=${run%:*} tr=${run##*:}
 	n=$((n + 1))
 	name=${t%.sh}
+	[ "$tr" = tcp ] || name="$name ($tr)"
 	echo "# --- $name"
 	start=$(date +%s)
-	out=$(timeout -k 10 "$TEST_TIMEOUT" bash "./$t" 2>&1)
+	out=$(NQ_TRTYPE=$tr timeout -k 10 "$TEST_TIMEOUT" bash "./$t" 2>&1)
 	rc=$?
 	secs=$(($(date +%s) - start))
 	echo "$out" | sed 's/^\([^#]\)/# \1/'

@@ -1,0 +1,134 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# 64 hosts at once, churned: four hosts run verified I/O in classes that
+# hold requests back while 60 more connect together (all 64 controllers
+# live at the same moment), then disconnect and reconnect in four
+# parallel loops for 60 s, each reconnected host reading a little. No
+# verify error, every host known with its class, one connect and one
+# disconnect event per controller, and every request accounted for.
+. "$(dirname "$0")/lib.sh"
+nq_require nvme fio python3 dd
+
+HOSTS=64
+CHURN_SECS=${NQ_CHURN_SECS:-60}
+W=$NQ_WORK
+
+nq_target_setup 100 1024
+nq_load_qos
+nq_ctl class add io --share 50 --max 20M
+nq_ctl class add churn --share 50
+for n in $(seq 1 4); do nq_ctl host assign "$(host_nqn "$n")" io; done
+for n in $(seq 5 "$HOSTS"); do nq_ctl host assign "$(host_nqn "$n")" churn; done
+
+"$NQ_CTL" monitor --json > "$W/events.json" 2> "$W/monitor.err" &
+mon=$!
+nq_await_monitors "$W/events.json"
+
+devs=()
+for n in 1 2 3 4; do
+	devs+=("$(nq_connect "$n")") || exit 1
+done
+pids=()
+for i in 0 1 2 3; do
+	fio --name="io$i" --filename="${devs[$i]}" --ioengine=libaio --direct=1 \
+		--rw=randrw --rwmixread=50 --bs=64k --iodepth=16 --size=64M \
+		--offset=$((i * 128))M --time_based --runtime=1800 \
+		--verify=crc32c --verify_fatal=1 --verify_backlog=64 --verify_state_save=0 \
+		--output-format=json > "$W/io$i.json" 2> "$W/io$i.err" &
+	pids+=($!)
+done
+
+# The other 60 connect together.
+t0=$(date +%s)
+for n in $(seq 5 "$HOSTS"); do
+	nq_connect "$n" > "$W/dev.$n" 2>&1 &
+done
+wait_connects() {
+	local n
+	for n in $(seq 5 "$HOSTS"); do
+		for _ in $(seq 600); do
+			[ -b "$(cat "$W/dev.$n" 2>/dev/null)" ] && break
+			sleep 0.1
+		done
+	done
+}
+wait_connects
+live=$(grep -lx "$NQ_SUBNQN" /sys/class/nvme/nvme*/subsysnqn | wc -l)
+log "$live controllers connected $(($(date +%s) - t0)) s after the 60 connects began"
+[ "$live" -eq "$HOSTS" ] || fail "$live controllers live at once, want $HOSTS"
+
+# churn_loop FIRST STEP: disconnect and reconnect hosts FIRST, FIRST+STEP,
+# ... in turn until the time is up, reading 1 MiB after each reconnect.
+churn_loop() {
+	local n=$1 end=$(($(date +%s) + CHURN_SECS)) rounds=0 ctrl dev
+	while [ "$(date +%s)" -lt "$end" ]; do
+		dev=$(cat "$W/dev.$n")
+		ctrl=$(basename "$dev" n1)
+		nvme disconnect -d "$ctrl" > /dev/null 2>&1 || echo "disconnect $n failed"
+		# A subshell, as nq_connect exits on failure.
+		(nq_connect "$n") > "$W/dev.$n" || echo "connect $n failed: $(cat "$W/dev.$n")"
+		dd if="$(cat "$W/dev.$n")" of=/dev/null bs=64k count=16 iflag=direct 2>/dev/null ||
+			echo "read after reconnect of $n failed"
+		rounds=$((rounds + 1))
+		n=$((n + 4))
+		[ "$n" -gt "$HOSTS" ] && n=$((n - HOSTS + 4))
+	done
+	echo "rounds $rounds"
+}
+cpids=()
+for first in 5 6 7 8; do
+	churn_loop "$first" > "$W/churn.$first" 2>&1 &
+	cpids+=($!)
+done
+for p in "${cpids[@]}"; do wait "$p"; done
+total=$(cat "$W"/churn.* | awk '/^rounds / { s += $2 } END { print s + 0 }')
+log "$total disconnect/reconnect rounds in ${CHURN_SECS} s"
+grep -hv '^rounds' "$W"/churn.* | head -n 5 | while read -r l; do fail "churn: $l"; done
+[ "${total:-0}" -ge 20 ] || fail "only ${total:-0} churn rounds: the test did not churn"
+
+nq_fio_stop "${pids[@]}"
+for i in 0 1 2 3; do
+	[ "$(nq_fio_errors "$W/io$i.json" 2>/dev/null || echo 1)" -eq 0 ] ||
+		fail "fio $i reported errors: $(head -c 300 "$W/io$i.err")"
+done
+
+known=$("$NQ_CTL" host list --json | python3 -c '
+import json, sys
+hosts = json.load(sys.stdin)["hosts"]
+print(sum(1 for h in hosts if h["nqn"].startswith("nqn.2026-11.io.nvmet-qos:host")))')
+[ "$known" -eq "$HOSTS" ] || fail "$known hosts known, want $HOSTS"
+
+# pairs [-v]: every controller's connects and disconnects pair up.
+pairs() {
+	python3 - "$W/events.json" "$@" <<'EOF'
+import collections, json, sys
+conn, disc = collections.Counter(), collections.Counter()
+lost = 0
+for line in open(sys.argv[1]):
+    e = json.loads(line)
+    if e["event"] == "lost":
+        lost += 1
+    if not e["event"].startswith("ctrl-"):
+        continue
+    key = (e["ctrl"]["nqn"], e["ctrl"]["cntlid"])
+    (conn if e["event"] == "ctrl-connect" else disc)[key] += 1
+bad = [k for k in conn.keys() | disc.keys() if conn[k] != disc[k]]
+if len(sys.argv) > 2:
+    print("# %d connects, %d disconnects, %d lost" % (sum(conn.values()), sum(disc.values()), lost))
+    for k in bad[:5]:
+        print("# %s cntlid %s: %d connects, %d disconnects" % (k[0], k[1], conn[k], disc[k]))
+sys.exit(1 if bad or lost or not conn else 0)
+EOF
+}
+
+# nvmet tears controllers down after the hosts have gone; give it time.
+nq_target_teardown
+for _ in $(seq 150); do pairs && break; sleep 0.2; done
+kill "$mon" 2>/dev/null
+wait "$mon" 2>/dev/null
+pairs -v || fail "connect and disconnect events do not pair up"
+
+nq_check_balance
+
+nq_finish
