@@ -102,7 +102,7 @@ void policy_free(struct policy *p)
 	memset(p, 0, sizeof(*p));
 }
 
-/* ---- Reading values ------------------------------------------------------ */
+/* ---- Reading values ----------------------------------------------------- */
 
 enum num_kind { NUM_PLAIN, NUM_BYTES, NUM_COUNT };
 
@@ -224,7 +224,7 @@ static int require(struct ctx *x, const struct json *obj,
 	return 0;
 }
 
-/* ---- Classes, hosts and devices --------------------------------------- */
+/* ---- Classes, hosts and devices ----------------------------------------- */
 
 enum { C_NAME, C_SHARE, C_MIN_BPS, C_MAX_BPS, C_MIN_IOPS, C_MAX_IOPS, C_BURST,
        C_LATENCY, C_NKEYS };

@@ -162,7 +162,7 @@ static int policy_read(struct qos_nl *nl, struct policy *p)
 	return 0;
 }
 
-/* ---- Making the kernel's policy equal to another ------------------------- */
+/* ---- Making the kernel's policy equal to another ------------------------ */
 
 struct applier {
 	struct qos_nl *nl;
@@ -176,7 +176,7 @@ struct applier {
  * the file (line @line) or of the old policy it was, and the kernel's words.
  */
 static int change(struct applier *a, struct nl_msg *msg,
-		const struct qos_obj *obj, int line, const char *fmt, ...)
+		  const struct qos_obj *obj, int line, const char *fmt, ...)
 {
 	char what[320], why[320];
 	va_list ap;
@@ -313,7 +313,8 @@ static int apply_classes(struct applier *a, const struct policy *cur,
 		if (!old || pol_class_equal(old, c))
 			continue;
 		err = change(a, class_msg(a, NVMET_QOS_CMD_CLASS_SET, c),
-			   &qos_class_obj, c->line, "set class \"%s\"", c->name);
+			     &qos_class_obj, c->line, "set class \"%s\"",
+			     c->name);
 		if (err)
 			return err;
 	}
@@ -322,7 +323,7 @@ static int apply_classes(struct applier *a, const struct policy *cur,
 		if (find_class(want, c->name))
 			continue;
 		err = change(a, class_msg(a, NVMET_QOS_CMD_CLASS_DEL, c),
-			   &qos_class_obj, 0, "delete class \"%s\"", c->name);
+			     &qos_class_obj, 0, "delete class \"%s\"", c->name);
 		if (err)
 			return err;
 	}
@@ -331,8 +332,8 @@ static int apply_classes(struct applier *a, const struct policy *cur,
 		if (find_class(cur, c->name))
 			continue;
 		err = change(a, class_msg(a, NVMET_QOS_CMD_CLASS_NEW, c),
-			   &qos_class_obj, c->line, "create class \"%s\"",
-			   c->name);
+			     &qos_class_obj, c->line, "create class \"%s\"",
+			     c->name);
 		if (err)
 			return err;
 	}
@@ -354,9 +355,9 @@ static int apply_hosts(struct applier *a, const struct policy *cur,
 		    old->weight == h->weight)
 			continue;
 		err = change(a, host_msg(a, NVMET_QOS_CMD_HOST_SET, h),
-			   &qos_host_obj, h->line,
-			   "assign host \"%s\" to class \"%s\" with weight %u",
-			   h->nqn, h->class, h->weight);
+			     &qos_host_obj, h->line,
+			     "assign host \"%s\" to class \"%s\" with weight %u",
+			     h->nqn, h->class, h->weight);
 		if (err)
 			return err;
 	}
@@ -365,7 +366,7 @@ static int apply_hosts(struct applier *a, const struct policy *cur,
 		if (find_host(want, h->nqn))
 			continue;
 		err = change(a, host_msg(a, NVMET_QOS_CMD_HOST_DEL, h),
-			   &qos_host_obj, 0, "unassign host \"%s\"", h->nqn);
+			     &qos_host_obj, 0, "unassign host \"%s\"", h->nqn);
 		if (err)
 			return err;
 	}
@@ -387,8 +388,8 @@ static int apply_devs(struct applier *a, const struct policy *cur,
 		if (old ? pol_dev_equal(old, d) : pol_dev_is_default(d))
 			continue;
 		err = change(a, dev_msg(a, d), &qos_dev_obj, d->line,
-			   "set device %s (%u:%u)", d->name, kdev_major(d->id),
-			   kdev_minor(d->id));
+			     "set device %s (%u:%u)", d->name,
+			     kdev_major(d->id), kdev_minor(d->id));
 		if (err)
 			return err;
 	}
@@ -399,8 +400,8 @@ static int apply_devs(struct applier *a, const struct policy *cur,
 		pol_dev_init(&dflt, d->name);
 		dflt.id = d->id;
 		err = change(a, dev_msg(a, &dflt), &qos_dev_obj, 0,
-			   "reset device %s (%u:%u) to the defaults", d->name,
-			   kdev_major(d->id), kdev_minor(d->id));
+			     "reset device %s (%u:%u) to the defaults", d->name,
+			     kdev_major(d->id), kdev_minor(d->id));
 		if (err)
 			return err;
 	}
@@ -434,7 +435,7 @@ static int put_back(struct qos_nl *nl, const struct policy *old)
 	return err;
 }
 
-/* ---- Files ----------------------------------------------------------------- */
+/* ---- Files -------------------------------------------------------------- */
 
 /* The whole of @path ("-" for stdin) as a string. Prints why if not. */
 static char *read_file(const char *path)
@@ -583,7 +584,7 @@ err:
 	return -1;
 }
 
-/* ---- Commands ---------------------------------------------------------- */
+/* ---- Commands ----------------------------------------------------------- */
 
 static const struct option save_longopts[] = {
 	{ "help", no_argument, NULL, 'h' },

@@ -37,24 +37,8 @@ d2=$(nq_connect 2) || exit 1
 nq_classes "training --share 30" "prep --share 70"
 [ "$(dev_json name)" = "$NQ_NULLB" ] || fail "device name not learnt from I/O: $(dev_json name)"
 
-# The split is read from the module's class counters over the middle of
-# the run, when both fio jobs are surely running: fio takes seconds to
-# start under TCG, and a host running alone at either end rightly gets
-# the whole device, which skewed whole-run byte counts by up to 4 pp.
-class_costs() {
-	"$NQ_CTL" class list --json | python3 -c '
-import json, sys
-c = {x["name"]: x["cost"] for x in json.load(sys.stdin)["classes"]}
-print(c["training"], c["prep"])'
-}
-nq_fio_hosts hint "$SECS" "$FIO" "$d1" "$d2" &
-fio_pid=$!
-sleep 5
-read -r t0 p0 < <(class_costs)
-sleep $((SECS - 8))
-read -r t1 p1 < <(class_costs)
-wait "$fio_pid" || fail "fio under the capacity hint failed"
-split=$(pct $((t1 - t0)) $((t1 - t0 + p1 - p0)))
+nq_overlap_split hint "$SECS" "$FIO" training prep "$d1" "$d2"
+split=$NQ_SPLIT
 # 128 KiB reads cost their bytes plus the 4096-byte I/O cost.
 want=$((CAP * 131072 / 135168))
 got=$(($(nq_fio_rate hint 1) + $(nq_fio_rate hint 2)))

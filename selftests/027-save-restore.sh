@@ -40,6 +40,25 @@ nq_ctl host assign "$(host_nqn 2)" inference --weight 300
 nq_ctl host assign "$(host_nqn 3)" default --weight 50
 nq_ctl device set "$NQ_NULLB" --write-cost 300 --io-cost 8Ki --capacity 200M
 
+# The bash completion names the live module's classes and hosts (the
+# NQN's ':' is a word break, so only what follows the last ':' is offered).
+complete_line() {
+	local line=$1
+	COMP_LINE=$line COMP_POINT=${#line}
+	read -ra COMP_WORDS <<< "$line"
+	[[ $line == *" " ]] && COMP_WORDS+=("")
+	COMP_WORDS[0]=$NQ_CTL
+	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+	_nvmet_qos
+	echo " ${COMPREPLY[*]} "
+}
+. "$NQ_ROOT/completion/nvmet-qos"
+got=$(complete_line "nvmet-qos class set ")
+[[ $got == *" training "* && $got == *" inference "* && $got == *" spare "* ]] ||
+	fail "class names not completed:$got"
+got=$(complete_line "nvmet-qos host show nqn.2026-11.io.nvmet-qos:host")
+[[ $got == *" host1 "* && $got == *" host5 "* ]] || fail "host NQNs not completed:$got"
+
 "$NQ_CTL" save "$W/a.json" || die "save failed"
 [ "$(stat -c %a "$W/a.json")" = 644 ] || fail "saved file has mode $(stat -c %a "$W/a.json")"
 python3 - "$W/a.json" "$(host_nqn 5)" "$NQ_NULLB" <<'EOF' || fail "the saved file is not the policy set"

@@ -408,6 +408,32 @@ nq_await_monitors() {
 	die "the monitors never saw the sentinel"
 }
 
+# nq_class_costs CLASS...: the cost units each class has dispatched, on
+# one line in the order given.
+nq_class_costs() {
+	"$NQ_CTL" class list --json | python3 -c '
+import json, sys
+c = {x["name"]: x["cost"] for x in json.load(sys.stdin)["classes"]}
+print(*(c[n] for n in sys.argv[1:]))' "$@"
+}
+
+# nq_overlap_split NAME SECS "FIO ARGS" CLASS1 CLASS2 DEV1 DEV2: run
+# nq_fio_hosts on both devices; NQ_SPLIT is CLASS1's percentage of the
+# cost both classes dispatched from 5 s into the run to 3 s before its end,
+# when both fio jobs surely run. Whole-run byte counts are skewed by the
+# seconds one host runs alone while fio starts under TCG (up to 4 pp).
+nq_overlap_split() {
+	local name=$1 secs=$2 args=$3 c1=$4 c2=$5 pid a0 b0 a1 b1
+	nq_fio_hosts "$name" "$secs" "$args" "$6" "$7" &
+	pid=$!
+	sleep 5
+	read -r a0 b0 < <(nq_class_costs "$c1" "$c2")
+	sleep $((secs - 8))
+	read -r a1 b1 < <(nq_class_costs "$c1" "$c2")
+	wait "$pid" || fail "fio run $name failed"
+	NQ_SPLIT=$(pct $((a1 - a0)) $((a1 - a0 + b1 - b0)))
+}
+
 # nq_policy_state: the classes, hosts and devices as JSON, to compare.
 nq_policy_state() {
 	"$NQ_CTL" class list --json
