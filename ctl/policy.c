@@ -357,14 +357,25 @@ static int dev_parse(struct ctx *x, const struct json *j, struct pol_dev *d)
 
 /* ---- The file ----------------------------------------------------------- */
 
-static int class_find(const struct policy *p, const char *name)
+const struct pol_class *pol_class_find(const struct policy *p,
+				       const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < p->classes.n; i++)
 		if (!strcmp(pol_class_at(p, i)->name, name))
-			return (int)i;
-	return -1;
+			return pol_class_at(p, i);
+	return NULL;
+}
+
+const struct pol_host *pol_host_find(const struct policy *p, const char *nqn)
+{
+	size_t i;
+
+	for (i = 0; i < p->hosts.n; i++)
+		if (!strcmp(pol_host_at(p, i)->nqn, nqn))
+			return pol_host_at(p, i);
+	return NULL;
 }
 
 static int classes_parse(struct ctx *x, const struct json *arr,
@@ -377,7 +388,7 @@ static int classes_parse(struct ctx *x, const struct json *arr,
 		snprintf(x->path, sizeof(x->path), "classes[%zu]", i);
 		if (class_parse(x, &arr->items[i], &c))
 			return -1;
-		if (class_find(p, c.name) >= 0 &&
+		if (pol_class_find(p, c.name) &&
 		    (strcmp(c.name, NVMET_QOS_DEFAULT_CLASS) ||
 		     pol_class_at(p, 0)->line))
 			return bad(x, member(&arr->items[i], "name"), "name",
@@ -394,21 +405,22 @@ static int classes_parse(struct ctx *x, const struct json *arr,
 
 static int hosts_parse(struct ctx *x, const struct json *arr, struct policy *p)
 {
+	const struct pol_host *twin;
 	struct pol_host h, *slot;
-	size_t i, k;
+	size_t i;
 
 	for (i = 0; arr && i < arr->n; i++) {
 		snprintf(x->path, sizeof(x->path), "hosts[%zu]", i);
 		if (host_parse(x, &arr->items[i], &h))
 			return -1;
-		if (class_find(p, h.class) < 0)
+		if (!pol_class_find(p, h.class))
 			return bad(x, member(&arr->items[i], "class"), "class",
 				   "no class \"%s\" in this file", h.class);
-		for (k = 0; k < p->hosts.n; k++)
-			if (!strcmp(pol_host_at(p, k)->nqn, h.nqn))
-				return bad(x, member(&arr->items[i], "nqn"), "nqn",
-					   "host given twice (also on line %d)",
-					   pol_host_at(p, k)->line);
+		twin = pol_host_find(p, h.nqn);
+		if (twin)
+			return bad(x, member(&arr->items[i], "nqn"), "nqn",
+				   "host given twice (also on line %d)",
+				   twin->line);
 		slot = vec_push(&p->hosts, sizeof(h));
 		if (!slot)
 			return bad(x, arr, NULL, "out of memory");

@@ -68,6 +68,11 @@ static inline struct pol_dev *pol_dev_at(const struct policy *p, size_t i)
 
 void policy_free(struct policy *p);
 
+/* The class named @name, the host with NQN @nqn; NULL if there is none. */
+const struct pol_class *pol_class_find(const struct policy *p,
+				       const char *name);
+const struct pol_host *pol_host_find(const struct policy *p, const char *nqn);
+
 /* A class, host or device with the defaults of a file that names only it. */
 void pol_class_init(struct pol_class *c, const char *name);
 void pol_host_init(struct pol_host *h, const char *nqn);

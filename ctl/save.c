@@ -263,28 +263,6 @@ static struct nl_msg *dev_msg(struct applier *a, const struct pol_dev *d)
 	return msg;
 }
 
-static const struct pol_class *find_class(const struct policy *p,
-					  const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < p->classes.n; i++)
-		if (!strcmp(pol_class_at(p, i)->name, name))
-			return pol_class_at(p, i);
-	return NULL;
-}
-
-static const struct pol_host *find_host(const struct policy *p,
-					const char *nqn)
-{
-	size_t i;
-
-	for (i = 0; i < p->hosts.n; i++)
-		if (!strcmp(pol_host_at(p, i)->nqn, nqn))
-			return pol_host_at(p, i);
-	return NULL;
-}
-
 static const struct pol_dev *find_dev(const struct policy *p, uint32_t id)
 {
 	size_t i;
@@ -309,7 +287,7 @@ static int apply_classes(struct applier *a, const struct policy *cur,
 
 	for (i = 0; i < want->classes.n; i++) {
 		c = pol_class_at(want, i);
-		old = find_class(cur, c->name);
+		old = pol_class_find(cur, c->name);
 		if (!old || pol_class_equal(old, c))
 			continue;
 		err = change(a, class_msg(a, NVMET_QOS_CMD_CLASS_SET, c),
@@ -320,7 +298,7 @@ static int apply_classes(struct applier *a, const struct policy *cur,
 	}
 	for (i = 0; i < cur->classes.n; i++) {
 		c = pol_class_at(cur, i);
-		if (find_class(want, c->name))
+		if (pol_class_find(want, c->name))
 			continue;
 		err = change(a, class_msg(a, NVMET_QOS_CMD_CLASS_DEL, c),
 			     &qos_class_obj, 0, "delete class \"%s\"", c->name);
@@ -329,7 +307,7 @@ static int apply_classes(struct applier *a, const struct policy *cur,
 	}
 	for (i = 0; i < want->classes.n; i++) {
 		c = pol_class_at(want, i);
-		if (find_class(cur, c->name))
+		if (pol_class_find(cur, c->name))
 			continue;
 		err = change(a, class_msg(a, NVMET_QOS_CMD_CLASS_NEW, c),
 			     &qos_class_obj, c->line, "create class \"%s\"",
@@ -349,7 +327,7 @@ static int apply_hosts(struct applier *a, const struct policy *cur,
 
 	for (i = 0; i < want->hosts.n; i++) {
 		h = pol_host_at(want, i);
-		old = find_host(cur, h->nqn);
+		old = pol_host_find(cur, h->nqn);
 		/* The file names only existing classes, so none was deleted. */
 		if (old && !strcmp(old->class, h->class) &&
 		    old->weight == h->weight)
@@ -363,7 +341,7 @@ static int apply_hosts(struct applier *a, const struct policy *cur,
 	}
 	for (i = 0; i < cur->hosts.n; i++) {
 		h = pol_host_at(cur, i);
-		if (find_host(want, h->nqn))
+		if (pol_host_find(want, h->nqn))
 			continue;
 		err = change(a, host_msg(a, NVMET_QOS_CMD_HOST_DEL, h),
 			     &qos_host_obj, 0, "unassign host \"%s\"", h->nqn);
