@@ -43,13 +43,13 @@ else
 fi
 
 # The transport matrix: a test runs once for each transport of
-# NQ_TRTYPES (default tcp) that its "# Transports:" line lists (tcp when
-# it has none), with NQ_TRTYPE set; runs other than tcp are named
-# "NNN-name (rdma)".
+# NQ_TRTYPES (default "tcp rdma") that its "# Transports:" line lists (tcp
+# when it has none), with NQ_TRTYPE set; runs other than tcp are named
+# "NNN-name (rdma)". NQ_TRTYPES=tcp leaves the rdma runs out.
 runs=()
 for t in "${tests[@]}"; do
 	supported=$(sed -n 's/^# Transports: //p' "$t" | head -n 1)
-	for tr in ${NQ_TRTYPES:-tcp}; do
+	for tr in ${NQ_TRTYPES:-tcp rdma}; do
 		[[ " ${supported:-tcp} " == *" $tr "* ]] && runs+=("$t:$tr")
 	done
 done
