@@ -5,6 +5,8 @@
 #   make            build kmod/nvmet-qos.ko and ctl/nvmet-qos
 #   make deps       install the Debian packages the build, tests and demo need
 #   make check      run every test: unit tests here, kernel tests in a VM
+#   make check-debug  the VM tests on a debug kernel (KASAN, lockdep,
+#                   kmemleak, ...) built once from Debian's linux-source
 #   make demo       the AI pipeline on a target in a VM: 30/70, then live 50/50
 #   make bench      stock nvmet against nvmet-qos in a VM, A/B in one boot;
 #                   writes bench/results/<date>.{json,md,png} and README's table
@@ -36,9 +38,10 @@ DEBIAN_PKGS := build-essential bc bison flex kmod pkg-config cpio xz-utils \
 	iproute2 util-linux procps python3 python3-yaml \
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1 \
 	qemu-system-x86 busybox-static nvme-cli fio \
-	libnl-3-dev libnl-genl-3-dev gnuplot-nox groff-base systemd dkms openssl
+	libnl-3-dev libnl-genl-3-dev gnuplot-nox groff-base systemd dkms openssl \
+	libelf-dev libssl-dev
 
-.PHONY: all module ctl deps check unit-check vm-check demo bench install \
+.PHONY: all module ctl deps check check-debug unit-check vm-check demo bench install \
 	uninstall dkms-install dkms-uninstall clean FORCE
 
 all: module ctl
@@ -67,6 +70,11 @@ unit-check: all
 
 vm-check: all
 	KDIR=$(KDIR) scripts/check --vm-only
+
+# Builds its own kernel (cached in build/debug-kernel/) and its own copy
+# of the module; too long for CI (see README).
+check-debug:
+	scripts/check-debug
 
 # The main job where no storage head is at hand: a target in a VM.
 demo: all

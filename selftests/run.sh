@@ -5,35 +5,63 @@
 # KTAP. Each test is a numbered script (NNN-name.sh) run in its own
 # process; after each one the kernel log is scanned for warnings, BUGs,
 # oopses, lockdep and KASAN reports, and a test that left one fails.
+# On a kernel with kmemleak (make check-debug), a last test scans for
+# leaks: every object the suite left unreferenced fails it.
 # Exits non-zero if any test failed.
 
 cd "$(dirname "$0")" || exit 1
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 
 TEST_TIMEOUT=${NQ_TEST_TIMEOUT:-600}
-SPLAT='WARNING:|BUG:|Oops|general protection fault|lockdep|KASAN|UBSAN|kernel BUG|possible circular locking|INFO: task .* blocked|hung_task|Call Trace:|RCU stall|refcount_t:'
+SPLAT='WARNING:|BUG:|ODEBUG:|Oops|general protection fault|lockdep|KASAN|UBSAN|kernel BUG|possible circular locking|INFO: task .* blocked|hung_task|Call Trace:|RCU stall|refcount_t:'
 
-# Debian 6.1's null_blk races its own bandwidth timer: a submission on one
-# CPU re-arms bw_timer while nullb_bwtimer_fn runs on another, and
-# hrtimer_forward() warns. It happens with or without nvmet-qos, in the
-# test device, not in the code under test. Such a warning (the timer
-# interrupt's first frame is nullb_bwtimer_fn) is reported but does not
-# fail the test; every other splat does.
+# Two reports come from Debian 6.1 itself, with or without nvmet-qos, and
+# are shown but do not fail a test; every other splat does.
+# - null_blk (the test device) races its own bandwidth timer: a submission
+#   re-arms bw_timer while nullb_bwtimer_fn runs on another CPU, and
+#   hrtimer_forward() warns (the timer interrupt's first frame is
+#   nullb_bwtimer_fn).
+# - On a lockdep kernel (make check-debug), nvmet-tcp and nvmet-rdma flush
+#   nvmet-wq while installing an admin queue, from a context that queue
+#   teardown (on nvmet-wq) waits for: a circular dependency through
+#   (wq_completion)nvmet-wq with nvmet_tcp_install_queue or
+#   nvmet_rdma_queue_connect in it, and no frame of ours. Upstream knows
+#   it (blktests nvme/003 and nvme/005 hit it on every connect).
+# known_splats: the kernel log on stdin less those reports.
 known_splats() {
 	awk '
+	function done_blk() {
+		printf "%s", known ? "" : blk
+		inblk = 0
+	}
 	/WARNING: .*hrtimer_forward/ { blk = $0 "\n"; inblk = 1; irq = 0; known = 0; next }
-	inblk {
+	/WARNING: possible circular locking dependency detected/ {
+		blk = $0 "\n"; inblk = 2; known = 0; chain = 0; wq = 0; nvmet = 0; ours = 0; next
+	}
+	inblk == 1 {
 		blk = blk $0 "\n"
 		if (irq == 1) { known = ($0 ~ /nullb_bwtimer_fn\+/); irq = 2 }
 		if ($0 ~ /<IRQ>/ && !irq) irq = 1
-		if ($0 ~ /---\[ end trace/) {
-			printf "%s", known ? "" : blk
-			inblk = 0
-		}
+		if ($0 ~ /---\[ end trace/) done_blk()
+		next
+	}
+	inblk == 2 {
+		blk = blk $0 "\n"
+		if (chain == 1) { wq = ($0 ~ /\(wq_completion\)nvmet-wq/); chain = 2 }
+		if ($0 ~ /Chain exists of:/) chain = 1
+		if ($0 ~ /nvmet_tcp_install_queue\+|nvmet_rdma_queue_connect\+/) nvmet = 1
+		if ($0 ~ /nvmet_qos/) ours = 1
+		if ($0 ~ /<\/TASK>/) { known = wq && nvmet && !ours; done_blk() }
 		next
 	}
 	{ print }
 	END { if (inblk && !known) printf "%s", blk }'
+}
+
+# lockdep_on: lockdep still checks; it turns itself off after its first
+# report, known or not.
+lockdep_on() {
+	grep -Eq 'debug_locks: +1' /proc/lockdep_stats 2>/dev/null
 }
 
 if [ $# -gt 0 ]; then
@@ -55,9 +83,27 @@ for t in "${tests[@]}"; do
 done
 
 plan=${#runs[@]}
+KMEMLEAK=/sys/kernel/debug/kmemleak
+[ -w "$KMEMLEAK" ] && plan=$((plan + 1))
+
+# kmemleak_scan: scan twice, as an object whose last reference was in a
+# register or moving between lists can look lost once; print what stays.
+kmemleak_scan() {
+	echo scan > "$KMEMLEAK"
+	sleep 5
+	echo scan > "$KMEMLEAK"
+	cat "$KMEMLEAK"
+}
 
 ip link set lo up
+# What boot left unreferenced is not the suite's: report it, then clear.
+if [ -w "$KMEMLEAK" ]; then
+	boot_leaks=$(kmemleak_scan | grep -c '^unreferenced object')
+	echo clear > "$KMEMLEAK"
+fi
 dmesg -C
+lockdep=none
+lockdep_on && lockdep=on
 echo "KTAP version 1"
 echo "1..$plan"
 
@@ -74,11 +120,18 @@ for run in "${runs[@]}"; do
 	secs=$(($(date +%s) - start))
 	echo "$out" | sed 's/^\([^#]\)/# \1/'
 	klog=$(dmesg -c)
-	if ! grep -Eq "$SPLAT" <<<"$(known_splats <<<"$klog")" &&
-	   grep -q "nullb_bwtimer_fn" <<<"$klog"; then
-		echo "# kernel log of $name: null_blk's bandwidth-timer race (a Debian 6.1 null_blk bug, not nvmet-qos); not counted"
+	unknown=$(known_splats <<<"$klog")
+	if grep -Eq "$SPLAT" <<<"$klog" && ! grep -Eq "$SPLAT" <<<"$unknown"; then
+		grep -q "nullb_bwtimer_fn" <<<"$klog" &&
+			echo "# kernel log of $name: null_blk's bandwidth-timer race (a Debian 6.1 null_blk bug, not nvmet-qos); not counted"
+		grep -q "circular locking" <<<"$klog" &&
+			echo "# kernel log of $name: lockdep's report on nvmet-wq in nvmet's queue install (Debian 6.1 nvmet, not nvmet-qos); not counted"
 	fi
-	if grep -Eq "$SPLAT" <<<"$(known_splats <<<"$klog")"; then
+	if [ "$lockdep" = on ] && ! lockdep_on; then
+		lockdep=off
+		echo "# lockdep turned itself off during $name: the tests after it run without lock checking"
+	fi
+	if grep -Eq "$SPLAT" <<<"$unknown"; then
 		echo "# kernel log of $name:"
 		grep -E -A 40 "$SPLAT" <<<"$klog" | head -n 80 | sed 's/^/#   /'
 		rc=1
@@ -91,4 +144,18 @@ for run in "${runs[@]}"; do
 	*) echo "not ok $n $name # exit=$rc time=${secs}s"; failed=$((failed + 1)) ;;
 	esac
 done
+
+if [ -w "$KMEMLEAK" ]; then
+	n=$((n + 1))
+	echo "# --- kmemleak (boot left $boot_leaks suspects, cleared)"
+	leaks=$(kmemleak_scan)
+	count=$(grep -c '^unreferenced object' <<< "$leaks")
+	if [ "$count" -eq 0 ]; then
+		echo "ok $n kmemleak # no leak after the suite"
+	else
+		echo "$leaks" | head -n 200 | sed 's/^/#   /'
+		echo "not ok $n kmemleak # $count unreferenced objects after the suite"
+		failed=$((failed + 1))
+	fi
+fi
 exit $((failed > 0))
