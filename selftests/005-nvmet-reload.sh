@@ -21,7 +21,8 @@ first=$(nq_json_get "$(nq_host_json "$(host_nqn 1)")" read_bytes)
 [ "$first" -ge $((8 << 20)) ] || fail "first target: only $first bytes counted"
 
 nq_target_teardown
-modprobe -r nvme-tcp nvmet-tcp nvmet || fail "nvmet did not unload with nvmet-qos loaded"
+modprobe -r nvme-tcp nvmet-tcp nvmet ||
+	fail "nvmet did not unload with nvmet-qos loaded (held by: $(ls /sys/module/nvmet/holders 2>/dev/null))"
 nq_loaded nvmet && fail "nvmet still loaded"
 dmesg | grep -q "nvmet_qos: detached from nvmet" || fail "no detach logged"
 nq_loaded nvmet_qos || die "nvmet-qos went away with nvmet"

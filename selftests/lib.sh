@@ -190,7 +190,12 @@ nq_target_teardown() {
 	fi
 	[ -d "$s" ] && rmdir "$s"
 	nq_nullb_remove "$NQ_NULLB"
-	[ "$NQ_TRTYPE" = rdma ] && nq_rxe_teardown
+	# nvmet-rdma holds nvmet: a later test that unloads nvmet (005) must
+	# find only what a tcp test leaves.
+	if [ "$NQ_TRTYPE" = rdma ]; then
+		modprobe -r nvme-rdma nvmet-rdma 2>/dev/null
+		nq_rxe_teardown
+	fi
 	return 0
 }
 
