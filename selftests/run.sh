@@ -129,7 +129,7 @@ for run in "${runs[@]}"; do
 	fi
 	if [ "$lockdep" = on ] && ! lockdep_on; then
 		lockdep=off
-		echo "# lockdep turned itself off during $name: the tests after it run without lock checking"
+		echo "# lockdep turned itself off during $name: the rest of this boot runs without lock checking"
 	fi
 	if grep -Eq "$SPLAT" <<<"$unknown"; then
 		echo "# kernel log of $name:"
