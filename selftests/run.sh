@@ -72,17 +72,14 @@ else
 	tests=([0-9][0-9][0-9]-*.sh)
 fi
 
-# The transport matrix: a test runs once for each transport of
-# NQ_TRTYPES (default "tcp rdma") that its "# Transports:" line lists (tcp
-# when it has none), with NQ_TRTYPE set; runs other than tcp are named
-# "NNN-name (rdma)". NQ_TRTYPES=tcp leaves the rdma runs out.
+# The transport matrix (./transports): a test runs once for each
+# transport it supports and NQ_TRTYPES asks for, with NQ_TRTYPE set; runs
+# other than tcp are named "NNN-name (rdma)". NQ_TRTYPES=tcp leaves the
+# rdma runs out.
 runs=()
-for t in "${tests[@]}"; do
-	supported=$(sed -n 's/^# Transports: //p' "$t" | head -n 1)
-	for tr in ${NQ_TRTYPES:-tcp rdma}; do
-		[[ " ${supported:-tcp} " == *" $tr "* ]] && runs+=("$t:$tr")
-	done
-done
+while read -r t tr; do
+	runs+=("$t:$tr")
+done < <(./transports "${tests[@]}")
 
 plan=${#runs[@]}
 KMEMLEAK=/sys/kernel/debug/kmemleak
