@@ -25,6 +25,7 @@
 #define DEPTH_INIT	(2ULL << 20)
 #define DEPTH_MIN	(128ULL << 10)
 #define DEPTH_MAX	(1ULL << 30)
+#define LAG_MAX_NS	(100ULL * 1000 * 1000)
 
 #define nqs_entry(ptr, type, member) \
 	((type *)((char *)(ptr) - __builtin_offsetof(type, member)))
@@ -389,6 +390,25 @@ static bool within_capacity(struct nqs_domain *d, u64 now)
 	return bucket_allows(&d->capacity, now);
 }
 
+/* The caller came for work: how long after the completion that kicked it. */
+static void lag_sample(struct nqs_domain *d, u64 now)
+{
+	u64 lag;
+
+	if (!d->kick_ns)
+		return;
+	lag = min(now > d->kick_ns ? now - d->kick_ns : 0, LAG_MAX_NS);
+	/*
+	 * Follow the slow trips: the device runs dry on the slow ones, so
+	 * a rise counts at once by half and a fall only by a sixteenth.
+	 */
+	if (lag > d->lag_ns)
+		d->lag_ns += (lag - d->lag_ns) / 2;
+	else
+		d->lag_ns -= (d->lag_ns - lag) / 16;
+	d->kick_ns = 0;
+}
+
 struct nqs_req *nqs_next(struct nqs_domain *d, u64 now)
 {
 	struct nqs_class *c;
@@ -396,6 +416,7 @@ struct nqs_req *nqs_next(struct nqs_domain *d, u64 now)
 	struct nqs_req *r;
 	bool room, weighted;
 
+	lag_sample(d, now);
 	if (!d->nr_queued)
 		return NULL;
 	room = has_room(d);
@@ -474,7 +495,7 @@ static bool probe(struct nqs_domain *d, u64 lpc, u64 lpc_s, u64 now)
 			return false;
 		d->epoch_start = now;
 		d->depth_saved = d->depth;
-		d->depth = d->depth_min;
+		d->depth = max(d->depth_min, d->depth_floor);
 		d->probe = 1;
 		return true;
 	case 1:
@@ -498,6 +519,24 @@ static bool probe(struct nqs_domain *d, u64 lpc, u64 lpc_s, u64 now)
 		d->probe = 0;
 		return true;
 	}
+}
+
+/*
+ * Twice what the device completes in one dispatch delay: the work that
+ * must already be at the device when a completion kicks the caller, so
+ * that it does not run dry before the caller comes. The rate is averaged
+ * over windows, as a device that serves in bursts completes nothing in
+ * some windows and a burst in others.
+ */
+static void lag_floor(struct nqs_domain *d, u64 now)
+{
+	u64 win = now - d->win_start;
+
+	if (!win)
+		return;
+	d->rate = d->rate - d->rate / 8 +
+		  nqs_mul_div(d->win_cost, NQS_NSEC, win) / 8;
+	d->depth_floor = nqs_mul_div(2 * d->rate, d->lag_ns, NQS_NSEC);
 }
 
 static u64 lpc_of(u64 lat, u64 cost)
@@ -560,6 +599,7 @@ static void adapt(struct nqs_domain *d, u64 now)
 	bool small = lpc_s != ~0ULL;
 	u64 m, ms;
 
+	lag_floor(d, now);
 	if (probe(d, lpc, lpc_s, now))
 		goto out;
 	d->lpc_min[0] = min(d->lpc_min[0], lpc);
@@ -574,6 +614,7 @@ static void adapt(struct nqs_domain *d, u64 now)
 	else if (d->depth_limited && 2 * lpc <= 3 * m &&
 		 (!small || 2 * lpc_s <= 3 * ms))
 		d->depth += d->depth / 8 + 1;
+	d->depth = max(d->depth, d->depth_floor);
 	d->depth = min(max(d->depth, d->depth_min), d->depth_max);
 	latency_adapt(d, now);
 out:
@@ -587,6 +628,8 @@ void nqs_complete(struct nqs_domain *d, const struct nqs_req *r, u64 lat_ns,
 	if (d->inflight_ios)
 		d->inflight_ios--;
 	d->completed_cost += r->cost;
+	if (d->nr_queued && !d->kick_ns)
+		d->kick_ns = now ? now : 1;
 	d->win_lat += lat_ns;
 	d->win_cost += r->cost;
 	d->win_ios++;

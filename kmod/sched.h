@@ -36,6 +36,14 @@
  * low means the device could take more: grow. A short probe at reduced
  * depth each epoch refreshes the minimum.
  *
+ * Held work reaches the device only when the caller next asks for it
+ * (the module's worker runs some time after the completion that made
+ * room). The depth therefore never falls below twice what the device
+ * completes in that delay, or a slow worker would leave it idle with work
+ * held: on a device whose latency grows with every queued request the
+ * latency rule alone would settle on a depth of one request. The probe
+ * runs at that floor too.
+ *
  * While a latency class is active, its small requests may go beyond the
  * depth by an eighth, so they need not wait for a completion, and a cap
  * on the depth answers to their latency: when it rises a quarter above
@@ -137,6 +145,16 @@ struct nqs_domain {
 	u64 depth_saved;		/* depth before the current probe */
 	u8 probe;			/* 0: none, 1: draining, 2: measuring */
 	bool depth_limited;		/* the depth itself held work back */
+	/*
+	 * The caller's dispatch delay: when a completion left work held
+	 * (0: none pending), and the time until the caller next asked for
+	 * work, averaged to follow the slow trips (see lag_sample()); and
+	 * the device's completion rate.
+	 */
+	u64 kick_ns;
+	u64 lag_ns;
+	u64 rate;			/* moving average, cost units/s */
+	u64 depth_floor;		/* 2 * rate * lag_ns */
 	/*
 	 * Latency classes (see latency_adapt()): active or not, the cap on
 	 * the depth, their small requests' latency from arrival (worst since

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "sim.h"
@@ -9,6 +10,8 @@ struct sim_event {
 	u64 at;
 	struct nqs_req *req;		/* completion of this request */
 	u64 think_host;			/* else: host index + 1 wakes up */
+	bool worker;			/* else: the kicked worker runs */
+	bool tick;			/* else: the budget device's tick */
 };
 
 /* The simulated request: the scheduler's request plus where it came from. */
@@ -92,6 +95,7 @@ void sim_init(struct sim *s, u32 nr_classes, u32 nr_hosts, u64 dev_bps,
 	s->hosts = xcalloc(nr_hosts, sizeof(*s->hosts));
 	s->dev_bps = dev_bps;
 	s->dev_lat_ns = dev_lat_ns;
+	s->rng = 0x2545f4914f6cdd1dULL;
 	for (i = 0; i < nr_classes; i++)
 		nqs_class_init(&s->classes[i], &def, 0);
 	for (i = 0; i < nr_hosts; i++) {
@@ -151,6 +155,56 @@ static void slot_start(struct sim *s, struct nqs_req *r)
 	heap_push(s, e);
 }
 
+static s64 tick_bytes(const struct sim *s)
+{
+	return (s64)(s->dev_bps * s->dev_tick_ns / NQS_NSEC);
+}
+
+/*
+ * The budget device takes a request if this tick's budget covers it; the
+ * bytes of one that does not are taken all the same, which keeps the
+ * device stopped until the next tick, as null_blk does.
+ */
+static void budget_try(struct sim *s, struct nqs_req *r)
+{
+	bool fits = !s->fifo_n && s->dev_budget >= (s64)r->bytes;
+
+	s->dev_budget -= r->bytes;
+	if (fits)
+		slot_start(s, r);
+	else
+		fifo_push(s, r);
+	if (!s->dev_ticking) {
+		struct sim_event e = { .tick = true };
+
+		e.at = (s->now / s->dev_tick_ns + 1) * s->dev_tick_ns;
+		s->dev_ticking = true;
+		heap_push(s, e);
+	}
+}
+
+static void budget_tick(struct sim *s)
+{
+	struct nqs_req *r;
+
+	s->dev_ticking = false;
+	s->dev_budget = tick_bytes(s);
+	while (s->fifo_n && s->dev_budget >= 0) {
+		r = s->dev_fifo[s->fifo_head];
+		s->dev_budget -= r->bytes;
+		if (s->dev_budget < 0)
+			break;
+		fifo_pop(s);
+		slot_start(s, r);
+	}
+	if (s->fifo_n) {
+		struct sim_event e = { .at = s->now + s->dev_tick_ns, .tick = true };
+
+		s->dev_ticking = true;
+		heap_push(s, e);
+	}
+}
+
 /* Put a dispatched request on the device. */
 static void device_start(struct sim *s, struct nqs_req *r)
 {
@@ -158,6 +212,10 @@ static void device_start(struct sim *s, struct nqs_req *r)
 	struct sim_event e;
 
 	((struct sim_req *)r)->dispatched = s->now;
+	if (s->dev_tick_ns) {
+		budget_try(s, r);
+		return;
+	}
 	if (s->dev_slots) {
 		if (s->dev_busy < s->dev_slots)
 			slot_start(s, r);
@@ -193,6 +251,26 @@ static void dispatch_held(struct sim *s)
 	}
 }
 
+/* Something may be dispatchable: run the worker now or after its delay. */
+static void kick(struct sim *s)
+{
+	struct sim_event e = { .at = s->now + s->worker_ns, .worker = true };
+
+	if (s->worker_exp) {
+		double u = (rnd(&s->rng) >> 11) * (1.0 / 9007199254740992.0);
+
+		e.at = s->now + (u64)(-log(1.0 - u) * s->worker_ns);
+	}
+	if (!s->worker_ns) {
+		dispatch_held(s);
+		return;
+	}
+	if (s->worker_at || !s->dom.nr_queued)
+		return;
+	s->worker_at = e.at;
+	heap_push(s, e);
+}
+
 static void host_issue(struct sim *s, struct sim_host *h)
 {
 	struct sim_req *q = xcalloc(1, sizeof(*q));
@@ -225,7 +303,9 @@ static void complete(struct sim *s, struct sim_event *e)
 	struct nqs_req *next;
 
 	nqs_complete(&s->dom, &q->r, s->now - q->dispatched, s->now);
-	if (s->dev_slots) {
+	if (s->dev_tick_ns) {
+		s->dev_busy--;
+	} else if (s->dev_slots) {
 		s->dev_busy--;
 		next = fifo_pop(s);
 		if (next)
@@ -253,6 +333,8 @@ void sim_start(struct sim *s)
 {
 	u32 i;
 
+	if (s->dev_tick_ns)
+		s->dev_budget = tick_bytes(s);
 	for (i = 0; i < s->nr_hosts; i++)
 		while (s->hosts[i].outstanding < s->hosts[i].qd)
 			host_issue(s, &s->hosts[i]);
@@ -281,10 +363,16 @@ void sim_run(struct sim *s, u64 until)
 
 			if (h->outstanding < h->qd)
 				host_issue(s, h);
+		} else if (e.tick) {
+			budget_tick(s);
+		} else if (e.worker) {
+			s->worker_at = 0;
+			dispatch_held(s);
+			continue;
 		} else if (e.at == s->timer) {
 			s->timer = 0;
 		}
-		dispatch_held(s);
+		kick(s);
 	}
 	s->now = until;
 }

@@ -6,8 +6,18 @@
  * fixed rate (bytes/s, writes optionally slower), plus a fixed latency.
  * With dev_slots set it serves like flash (and like null_blk's timer
  * mode): that many requests at once, each for dev_lat_ns whatever its
- * size, the others waiting in a FIFO for a free slot. Hosts keep a fixed
+ * size, the others waiting in a FIFO for a free slot. With dev_tick_ns
+ * set it serves like null_blk's mbps throttle: each tick resets a budget
+ * of dev_bps * tick bytes (unused budget is lost); a request that fits is
+ * served at once, one that does not stops the device until the next
+ * tick, and waits in a FIFO with those that come after. Hosts keep a fixed
  * number of requests outstanding, like fio's iodepth.
+ *
+ * With worker_ns set, held requests are dispatched the way the module
+ * does it: a completion or timer kicks a worker, which runs worker_ns
+ * later (a workqueue's scheduling delay; with worker_exp, a random delay
+ * of that mean, mostly short with a long tail) and dispatches what it can. A
+ * request the core admits on submission still goes straight through.
  */
 #ifndef _NQ_SIM_H
 #define _NQ_SIM_H
@@ -38,6 +48,9 @@ struct sim {
 	u32 dev_write_pct;	/* a write takes this % of a read's time; 0: 100 */
 	u32 dev_slots;		/* 0: in-order bandwidth model, else parallel */
 	u32 dev_busy;		/* slots in use */
+	u64 dev_tick_ns;	/* budget model: tick length; 0: off */
+	s64 dev_budget;		/* bytes left in this tick */
+	bool dev_ticking;	/* a tick event is queued */
 	struct nqs_req **dev_fifo;	/* waiting for a slot */
 	u32 fifo_head, fifo_n, fifo_cap;
 	u64 now;
@@ -46,6 +59,10 @@ struct sim {
 	struct sim_event *ev;
 	u32 nr_ev, cap_ev;
 	u64 timer;		/* armed scheduler timer, 0 if none */
+	u64 worker_ns;		/* delay of a kicked worker; 0: none */
+	bool worker_exp;	/* delays exponential with that mean */
+	u64 rng;
+	u64 worker_at;		/* pending worker run, 0 if none */
 	u64 sched_calls;
 };
 
