@@ -60,6 +60,25 @@ known_splats() {
 	END { if (inblk && !known) printf "%s", blk }'
 }
 
+# One leak comes from Debian 6.1's nvmet too: a command for a disabled
+# namespace takes a reference on its configfs item that nvmet never
+# drops (nvmet_subsys_nsid_exists()), so removing that namespace leaks
+# its struct nvmet_ns and device_path. 031-nvmet-ns-leak shows it with
+# nvmet-qos not loaded. 025 disables a namespace under I/O and meets it.
+# unknown_leaks: kmemleak's report on stdin less those two objects.
+unknown_leaks() {
+	awk '
+	function done_obj() {
+		if (obj != "" && !(obj ~ /nvmet_ns_alloc\+/ && obj ~ /nvmet_ns_make\+/) &&
+		    obj !~ /nvmet_ns_device_path_store\+/)
+			printf "%s", obj
+		obj = ""
+	}
+	/^unreferenced object/ { done_obj() }
+	{ obj = obj $0 "\n" }
+	END { done_obj() }'
+}
+
 # lockdep_on: lockdep still checks; it turns itself off after its first
 # report, known or not.
 lockdep_on() {
@@ -148,11 +167,15 @@ if [ -w "$KMEMLEAK" ]; then
 	n=$((n + 1))
 	echo "# --- kmemleak (boot left $boot_leaks suspects, cleared)"
 	leaks=$(kmemleak_scan)
-	count=$(grep -c '^unreferenced object' <<< "$leaks")
+	unknown=$(unknown_leaks <<< "$leaks")
+	all=$(grep -c '^unreferenced object' <<< "$leaks")
+	count=$(grep -c '^unreferenced object' <<< "$unknown")
+	[ "$all" -gt "$count" ] &&
+		echo "# kmemleak: $((all - count)) objects of namespaces Debian 6.1's nvmet leaks (see 031-nvmet-ns-leak); not counted"
 	if [ "$count" -eq 0 ]; then
 		echo "ok $n kmemleak # no leak after the suite"
 	else
-		echo "$leaks" | head -n 200 | sed 's/^/#   /'
+		echo "$unknown" | head -n 200 | sed 's/^/#   /'
 		echo "not ok $n kmemleak # $count unreferenced objects after the suite"
 		failed=$((failed + 1))
 	fi
