@@ -277,16 +277,18 @@ mkdir -p "$NQ_WORK"
 # nq_fio_hosts NAME SECONDS "FIO ARGS" DEV...: run the same time-based fio
 # job on every device at once, each in its own 128 MiB region; results in
 # $NQ_WORK/NAME.N.json (N = position of the device, from 1). "@N@" in the
-# arguments becomes N.
+# arguments becomes N, "@C@" a CPU for host N: (N - 1) modulo the CPUs.
 nq_fio_hosts() {
-	local name=$1 secs=$2 args=$3 i=0 dev pids=() rc=0
+	local name=$1 secs=$2 args=$3 i=0 dev pids=() rc=0 a
 	shift 3
 	for dev in "$@"; do
 		i=$((i + 1))
+		a=${args//@N@/$i}
+		a=${a//@C@/$(((i - 1) % $(nproc)))}
 		# shellcheck disable=SC2086
 		fio --name="$name$i" --filename="$dev" --ioengine=libaio --direct=1 \
 			--offset=$(((i - 1) * 128))M --size=128M --time_based \
-			--runtime="$secs" --output-format=json ${args//@N@/$i} \
+			--runtime="$secs" --output-format=json $a \
 			> "$NQ_WORK/$name.$i.json" 2> "$NQ_WORK/$name.$i.err" &
 		pids+=($!)
 	done
@@ -294,6 +296,24 @@ nq_fio_hosts() {
 		wait "${pids[$i]}" || { rc=1; fail "fio $name on host $((i + 1)): $(head -c 300 "$NQ_WORK/$name.$((i + 1)).err")"; }
 	done
 	return $rc
+}
+
+# nq_fio_persec NAME N: for a run of nq_fio_hosts whose arguments had
+# "--write_bw_log=$NQ_WORK/NAME.@N@ --log_avg_msec=1000", host N's median
+# rate over the run's seconds, in bytes/s, and how many whole seconds had
+# no completion at all (fio logs no sample for them): "MEDIAN STALLED".
+nq_fio_persec() {
+	python3 -c '
+import sys
+t, v = [], []
+for line in open(sys.argv[1]):
+    f = [x.strip() for x in line.split(",")]
+    if len(f) >= 2:
+        t.append(int(f[0])); v.append(int(f[1]) * 1024)
+v.sort()
+med = v[len(v) // 2] if v else 0
+gaps = sum(max(0, round((b - a) / 1000) - 1) for a, b in zip([0] + t, t))
+print(med, gaps)' "$NQ_WORK/$1.$2_bw.1.log"
 }
 
 # nq_fio_total NAME N: bytes fio moved (read + write) on host N of run NAME.
