@@ -481,6 +481,30 @@ static bool latency_active(const struct nqs_domain *d, u64 now)
 }
 
 /*
+ * The device's completion rate, averaged over windows, as a device that
+ * serves in bursts completes nothing in some windows and a burst in
+ * others.
+ */
+static void rate_update(struct nqs_domain *d, u64 now)
+{
+	u64 win = now - d->win_start;
+
+	if (win)
+		d->rate = d->rate - d->rate / 8 +
+			  nqs_mul_div(d->win_cost, NQS_NSEC, win) / 8;
+}
+
+/*
+ * Twice what the device completes in one dispatch delay: the work that
+ * must already be at the device when a completion kicks the caller, so
+ * that it does not run dry before the caller comes.
+ */
+static u64 depth_floor(const struct nqs_domain *d)
+{
+	return nqs_mul_div(2 * d->rate, d->lag_ns, NQS_NSEC);
+}
+
+/*
  * Once per epoch the depth drops to its minimum: one window lets the
  * device drain (several, up to PROBE_MAX_NS, while a latency class is
  * active), one more measures latency per cost unit with almost nothing
@@ -495,7 +519,7 @@ static bool probe(struct nqs_domain *d, u64 lpc, u64 lpc_s, u64 now)
 			return false;
 		d->epoch_start = now;
 		d->depth_saved = d->depth;
-		d->depth = max(d->depth_min, d->depth_floor);
+		d->depth = max(d->depth_min, depth_floor(d));
 		d->probe = 1;
 		return true;
 	case 1:
@@ -519,24 +543,6 @@ static bool probe(struct nqs_domain *d, u64 lpc, u64 lpc_s, u64 now)
 		d->probe = 0;
 		return true;
 	}
-}
-
-/*
- * Twice what the device completes in one dispatch delay: the work that
- * must already be at the device when a completion kicks the caller, so
- * that it does not run dry before the caller comes. The rate is averaged
- * over windows, as a device that serves in bursts completes nothing in
- * some windows and a burst in others.
- */
-static void lag_floor(struct nqs_domain *d, u64 now)
-{
-	u64 win = now - d->win_start;
-
-	if (!win)
-		return;
-	d->rate = d->rate - d->rate / 8 +
-		  nqs_mul_div(d->win_cost, NQS_NSEC, win) / 8;
-	d->depth_floor = nqs_mul_div(2 * d->rate, d->lag_ns, NQS_NSEC);
 }
 
 static u64 lpc_of(u64 lat, u64 cost)
@@ -599,7 +605,7 @@ static void adapt(struct nqs_domain *d, u64 now)
 	bool small = lpc_s != ~0ULL;
 	u64 m, ms;
 
-	lag_floor(d, now);
+	rate_update(d, now);
 	if (probe(d, lpc, lpc_s, now))
 		goto out;
 	d->lpc_min[0] = min(d->lpc_min[0], lpc);
@@ -614,7 +620,7 @@ static void adapt(struct nqs_domain *d, u64 now)
 	else if (d->depth_limited && 2 * lpc <= 3 * m &&
 		 (!small || 2 * lpc_s <= 3 * ms))
 		d->depth += d->depth / 8 + 1;
-	d->depth = max(d->depth, d->depth_floor);
+	d->depth = max(d->depth, depth_floor(d));
 	d->depth = min(max(d->depth, d->depth_min), d->depth_max);
 	latency_adapt(d, now);
 out:

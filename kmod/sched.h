@@ -154,7 +154,6 @@ struct nqs_domain {
 	u64 kick_ns;
 	u64 lag_ns;
 	u64 rate;			/* moving average, cost units/s */
-	u64 depth_floor;		/* 2 * rate * lag_ns */
 	/*
 	 * Latency classes (see latency_adapt()): active or not, the cap on
 	 * the depth, their small requests' latency from arrival (worst since
