@@ -13,9 +13,9 @@
 # rather than failing on them; this test is the evidence it rests on. Two
 # namespaces on two devices, both disabled and removed, nvmet-qos not
 # loaded: only the one that got a command while disabled (an Identify;
-# an I/O takes the same path) may leak, and it must. If it no longer does, Debian has fixed nvmet and run.sh's excuse
-# must go, so this test then fails. Needs a kmemleak kernel (make
-# check-debug); skips elsewhere.
+# an I/O takes the same path) may leak, and it must. If it no longer
+# does, Debian has fixed nvmet and run.sh's excuse must go, so this test
+# then fails. Needs a kmemleak kernel (make check-debug); skips elsewhere.
 . "$(dirname "$0")/lib.sh"
 nq_require nvme
 
