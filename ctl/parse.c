@@ -512,3 +512,57 @@ int class_name_cmp(const char *a, const char *b)
 		return da ? -1 : 1;
 	return strcmp(a, b);
 }
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* One quoted part of a word at @r (on its opening quote); NULL if unended. */
+static char *copy_quoted(char *r, char **w)
+{
+	char q = *r++;
+
+	while (*r != q) {
+		if (!*r)
+			return NULL;
+		if (q == '"' && *r == '\\' && (r[1] == '"' || r[1] == '\\'))
+			r++;
+		*(*w)++ = *r++;
+	}
+	return r + 1;
+}
+
+int split_words(char *line, char **words, size_t max)
+{
+	char *r = line, *w = line;
+	size_t n = 0;
+
+	for (;;) {
+		while (is_blank(*r))
+			r++;
+		if (!*r || *r == '#')
+			return (int)n;
+		if (n == max)
+			return -E2BIG;
+		words[n++] = w;
+		while (*r && !is_blank(*r)) {
+			if (*r == '\'' || *r == '"') {
+				r = copy_quoted(r, &w);
+				if (!r)
+					return -EINVAL;
+			} else if (*r == '\\') {
+				if (!r[1] || r[1] == '\n' || r[1] == '\r')
+					return -EINVAL;
+				*w++ = r[1];
+				r += 2;
+			} else {
+				*w++ = *r++;
+			}
+		}
+		/* w never passes r, so the word can end where r was. */
+		if (*r)
+			r++;
+		*w++ = '\0';
+	}
+}

@@ -52,6 +52,17 @@ int parse_size(const char *s, uint64_t *out);
  */
 int parse_count(const char *s, uint64_t *out);
 
+/*
+ * Split one line of a batch file into words, in place, as a shell splits a
+ * simple command: blanks separate words; inside '...' every byte is
+ * literal, inside "..." too but for \" and \\; outside quotes a backslash
+ * makes the next byte literal; a word that starts with # starts a comment.
+ * Stores at most @max pointers into @line in @words. Returns the number of
+ * words, -E2BIG if there are more than @max, or -EINVAL for an unended
+ * quote or a backslash at the end of the line.
+ */
+int split_words(char *line, char **words, size_t max);
+
 /* The kernel's dev_t as the uapi carries it: MAJOR << 20 | MINOR. */
 #define KDEV_MINOR_BITS	20
 #define KDEV_MAJOR_MAX	4095

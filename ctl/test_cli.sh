@@ -260,6 +260,8 @@ reaches device_list		device list
 reaches save_stdout		save
 reaches restore_valid		restore "$tmp/good.json"
 reaches restore_dry_run		restore --dry-run "$tmp/good.json"
+echo 'host list' > "$tmp/list.batch"
+reaches batch_command		--batch "$tmp/list.batch"
 
 # save and restore: a file is checked before the kernel is asked.
 sed 's/"share": 30/"share": 1001/' "$tmp/good.json" > "$tmp/bad.json"
@@ -286,6 +288,39 @@ run restore_nul_byte	1 err 'nul.json: a NUL byte at offset 14, not a policy file
 echo '{"version": 1, "devices": [{"name": "nosuchdisk0"}]}' > "$tmp/nodev.json"
 run restore_unknown_device 1 err "nodev.json:1: devices\\[0\\]\\.name: no block device named 'nosuchdisk0'" \
 	restore --check "$tmp/nodev.json"
+
+# --batch: each line as on the command line; the first failure stops it.
+printf '# help\n\n  host   --help  # trailing\n' > "$tmp/help.batch"
+run batch_runs_lines	0 out '^Usage: nvmet-qos host COMMAND'	--batch "$tmp/help.batch"
+run batch_stdin		0 out '^Usage: nvmet-qos host COMMAND'	-b - < "$tmp/help.batch"
+run batch_equals	0 out '^Usage: nvmet-qos host COMMAND'	--batch="$tmp/help.batch"
+printf 'bogus\nhost --help\n' > "$tmp/stop.batch"
+run batch_stops		2 err "^nvmet-qos: .*stop.batch:1: failed; stopped there" \
+	--batch "$tmp/stop.batch"
+printf 'host show "nqn.a\n' > "$tmp/quote.batch"
+run batch_unended_quote	2 err 'quote.batch:1: unended quote'	-b "$tmp/quote.batch"
+printf 'host show nqn.a\0\n' > "$tmp/nul.batch"
+run batch_nul_byte	2 err 'nul.batch:1: NUL byte in the line'	-b "$tmp/nul.batch"
+run batch_no_file	2 err '^nvmet-qos: --batch: missing FILE'	--batch
+run batch_extra_arg	2 err "^nvmet-qos: --batch: unexpected argument 'x'" -b - x
+run batch_missing_file	1 err '^nvmet-qos: cannot open .*/none.batch: No such file' \
+	-b "$tmp/none.batch"
+
+# --force runs every line, and exits with the first failure's status.
+n=$((n + 1))
+printf 'bogus\nhost --help\nclass add\n' | "$prog" -b - --force >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q '^Usage: nvmet-qos host COMMAND' "$tmp/out" &&
+   grep -qx 'nvmet-qos: <stdin>:1: failed' "$tmp/err" &&
+   grep -qx 'nvmet-qos: <stdin>:3: failed' "$tmp/err" &&
+   grep -qx 'nvmet-qos: <stdin>: 2 of 3 lines failed' "$tmp/err"; then
+	echo "ok $n - batch_force"
+else
+	echo "not ok $n - batch_force"
+	echo "# rc=$rc (want 2), stdout/stderr:"
+	sed 's/^/#   /' "$tmp/out" "$tmp/err"
+	fail=$((fail + 1))
+fi
 
 exec >&3 3>&-
 echo "KTAP version 1"

@@ -473,6 +473,56 @@ static void test_json_val(void)
 	free(buf);
 }
 
+static const struct split_case {
+	const char *name;
+	const char *in;
+	int ret;
+	const char *want;	/* the words joined by '|' */
+} split_cases[] = {
+	{ "split_empty",		"",				0, "" },
+	{ "split_blank",		" \t\r\n",			0, "" },
+	{ "split_comment",		"  # class del gold\n",	0, "" },
+	{ "split_words",		"class add gold --share 30\n",	5, "class|add|gold|--share|30" },
+	{ "split_tabs_crlf",		"host\tlist\r\n",		2, "host|list" },
+	{ "split_trailing_comment",	"class del a # old\n",		3, "class|del|a" },
+	{ "split_hash_inside_word",	"class del a#b\n",		3, "class|del|a#b" },
+	{ "split_single_quotes",	"host show 'nqn.x:host one'",	3, "host|show|nqn.x:host one" },
+	{ "split_double_quotes",	"a \"b \\\" \\\\ c\"",		2, "a|b \" \\ c" },
+	{ "split_double_keeps_others",	"\"a\\nb\"",			1, "a\\nb" },
+	{ "split_single_no_escapes",	"'a\\'",			1, "a\\" },
+	{ "split_glued_parts",		"a'b c'\"d\"e",			1, "ab cde" },
+	{ "split_empty_quotes",		"x '' \"\"",			3, "x||" },
+	{ "split_backslash",		"a\\ b c",			2, "a b|c" },
+	{ "split_unended_single",	"host show 'nqn",		-EINVAL, NULL },
+	{ "split_unended_double",	"host show \"nqn\\\"",		-EINVAL, NULL },
+	{ "split_trailing_backslash",	"host list \\",		-EINVAL, NULL },
+	{ "split_backslash_newline",	"host list \\\n",		-EINVAL, NULL },
+	{ "split_at_max",		"1 2 3 4 5 6",			6, "1|2|3|4|5|6" },
+	{ "split_over_max",		"1 2 3 4 5 6 7",			-E2BIG, NULL },
+};
+
+static void test_split_words(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(split_cases); i++) {
+		const struct split_case *c = &split_cases[i];
+		char line[64], got[64] = "", *words[6];
+		int j, n;
+
+		snprintf(line, sizeof(line), "%s", c->in);
+		n = split_words(line, words, ARRAY_SIZE(words));
+		for (j = 0; j < n; j++) {
+			if (j)
+				strcat(got, "|");
+			strcat(got, words[j]);
+		}
+		if (n != c->ret || (n >= 0 && strcmp(got, c->want)))
+			printf("# %s: %d words \"%s\"\n", c->name, n, got);
+		report(n == c->ret && (n < 0 || !strcmp(got, c->want)), c->name);
+	}
+}
+
 int main(void)
 {
 	int total = ARRAY_SIZE(size_cases) + 1 + 9 + ARRAY_SIZE(json_cases) +
@@ -480,7 +530,7 @@ int main(void)
 		    ARRAY_SIZE(class_cases) + 1 + ARRAY_SIZE(uint_cases) + 1 +
 		    ARRAY_SIZE(devnum_cases) + 1 + 11 +
 		    ARRAY_SIZE(count_cases) + ARRAY_SIZE(human_cases) + 2 +
-		    3 + 1;
+		    3 + 1 + ARRAY_SIZE(split_cases);
 
 	ktap_plan(total);
 	test_parse_size();
@@ -497,6 +547,7 @@ int main(void)
 	test_fmt_human();
 	test_table();
 	test_json_val();
+	test_split_words();
 
 	return ktap_finish(total);
 }
