@@ -39,18 +39,28 @@ nq_verified_io other "$d2"
 
 nq_await_held "for host 1 when its port stops exporting the subsystem" nq_host_queued 1
 
+# Each of the two ends of teardown is timed on its own, so a slow one
+# says which side is slow: the module letting go of what it holds (polled,
+# so an upper bound), and nvmet destroying the controller's admin queue
+# (the time the monitor stamped on the event). Watched for up to 30 s so
+# a miss of the bar shows by how much.
+since() { echo $((($(date +%s%N) - t0) / 1000000)); }
 t0=$(date +%s%N)
 rm "/sys/kernel/config/nvmet/ports/1/subsystems/$NQ_SUBNQN" || die "cannot unlink port 1"
-for _ in $(seq 100); do
-	[ "$(nq_host_queued 1)" -eq 0 ] && grep -q '"ctrl-disconnect".*host1"' "$NQ_WORK/events.json" && break
+released= gone=
+while [ "$(since)" -lt 30000 ]; do
+	[ -z "$released" ] && [ "$(nq_host_queued 1)" = 0 ] && released=$(since)
+	ev=$(grep -m1 '"ctrl-disconnect".*host1"' "$NQ_WORK/events.json" |
+		sed -n 's/^{"time":"\([^"]*\)".*/\1/p')
+	[ -z "$gone" ] && [ -n "$ev" ] && gone=$((($(date -d "$ev" +%s%N) - t0) / 1000000))
+	[ -n "$released" ] && [ -n "$gone" ] && break
 	sleep 0.1
 done
-ms=$((($(date +%s%N) - t0) / 1000000))
-q=$(nq_host_queued 1)
-log "held requests released and controller gone after $ms ms ($q still held)"
-[ "$q" -eq 0 ] || fail "$q requests of the cut-off host still held"
-grep -q '"ctrl-disconnect".*host1"' "$NQ_WORK/events.json" || fail "nvmet did not tear the controller down"
-[ "$ms" -lt 10000 ] || fail "teardown took $ms ms (> 10 s)"
+log "held requests released within ${released:-(not in 30 s)} ms; controller gone after ${gone:-(not in 30 s)} ms"
+[ -n "$released" ] || fail "$(nq_host_queued 1) requests of the cut-off host still held after 30 s"
+[ -n "$gone" ] || fail "nvmet did not tear the controller down within 30 s"
+[ "${released:-30000}" -lt 10000 ] || fail "held requests released after ${released:-30000} ms (> 10 s)"
+[ "${gone:-30000}" -lt 10000 ] || fail "controller gone after ${gone:-30000} ms (> 10 s)"
 
 # The host keeps retrying a port that no longer exports the subsystem; let
 # it go so its fio ends.

@@ -386,8 +386,11 @@ nq_check_verified() {
 
 # nq_host_queued N: requests of host N held back now.
 nq_host_queued() {
+	# sed, not a JSON parser: under TCG python3 takes a second to start,
+	# which is what polling loops would measure. The tool's JSON is compact,
+	# and neither an NQN nor a class name can hold a quote.
 	"$NQ_CTL" host show "$(host_nqn "$1")" --json |
-		python3 -c 'import json,sys; print(json.load(sys.stdin)["queued"])'
+		sed -n 's/.*"queued":\([0-9]*\).*/\1/p'
 }
 
 # nq_await_held WHEN CMD...: wait up to 20 s until CMD prints a count of
