@@ -252,6 +252,14 @@ void usage_error(const char *fmt, ...)
 	qos_exit(QOS_EXIT_USAGE);
 }
 
+/*
+ * Set in a batch's child. Its exit must not run stdio's cleanup of the
+ * batch file, which it shares with the parent: glibc then moves the
+ * shared file offset back to where the parent's stream stands, and the
+ * parent would read the lines after it a second time.
+ */
+static bool batch_child;
+
 void qos_exit(int code)
 {
 	/* "nvmet-qos host list > /dev/full" must not report success. */
@@ -260,6 +268,10 @@ void qos_exit(int code)
 			strerror(errno));
 		if (code == QOS_EXIT_OK)
 			code = QOS_EXIT_ERROR;
+	}
+	if (batch_child) {
+		fflush(stderr);
+		_exit(code);
 	}
 	exit(code);
 }
@@ -549,8 +561,10 @@ static int run_child(int argc, char **argv)
 		fprintf(stderr, "nvmet-qos: cannot fork: %s\n", strerror(errno));
 		return QOS_EXIT_ERROR;
 	}
-	if (!pid)
+	if (!pid) {
+		batch_child = true;
 		qos_exit(dispatch(argc, argv));
+	}
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
 			fprintf(stderr, "nvmet-qos: waitpid: %s\n", strerror(errno));

@@ -306,6 +306,19 @@ run batch_extra_arg	2 err "^nvmet-qos: --batch: unexpected argument 'x'" -b - x
 run batch_missing_file	1 err '^nvmet-qos: cannot open .*/none.batch: No such file' \
 	-b "$tmp/none.batch"
 
+# Every line once: a child's exit must not move the batch file's offset
+# back under the parent (it shares the open file).
+n=$((n + 1))
+printf 'host --help\nclass --help\ndevice --help\n' > "$tmp/three.batch"
+got=$("$prog" --batch "$tmp/three.batch" 2>&1 | grep -c '^Usage: ')
+if [ "$got" = 3 ]; then
+	echo "ok $n - batch_each_line_once"
+else
+	echo "not ok $n - batch_each_line_once"
+	echo "# $got commands ran for 3 lines"
+	fail=$((fail + 1))
+fi
+
 # --force runs every line, and exits with the first failure's status.
 n=$((n + 1))
 printf 'bogus\nhost --help\nclass add\n' | "$prog" -b - --force >"$tmp/out" 2>"$tmp/err"
