@@ -651,12 +651,12 @@ static int run_batch(const char *path, bool force)
 /* "-b FILE", "--batch FILE" or "--batch=FILE", then at most "--force". */
 static int batch_main(int argc, char **argv)
 {
-	const char *path = NULL, *eq = strchr(argv[0], '=');
+	const char *path = NULL;
 	bool force = false;
 	int i = 1;
 
-	if (eq && !strncmp(argv[0], "--batch=", 8))
-		path = eq + 1;
+	if (!strncmp(argv[0], "--batch=", 8))
+		path = argv[0] + 8;
 	else if (argc > 1)
 		path = argv[i++];
 	if (!path || !*path)
