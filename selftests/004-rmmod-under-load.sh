@@ -42,7 +42,7 @@ for round in $(seq "$ROUNDS"); do
 	held=$NQ_HELD
 	t0=$(date +%s%N)
 	rmmod nvmet_qos || { fail "rmmod under load failed (round $round)"; break; }
-	ms=$((($(date +%s%N) - t0) / 1000000))
+	ms=$(nq_ms_since "$t0")
 	[ "$ms" -gt "$worst" ] && worst=$ms
 	[ "$ms" -lt 10000 ] || fail "round $round: rmmod with ${held:-?} held took ${ms} ms"
 	for p in "${pids[@]}"; do
@@ -52,7 +52,7 @@ for round in $(seq "$ROUNDS"); do
 	t0=$(date +%s%N)
 	nq_load_qos
 	"$NQ_CTL" restore "$NQ_WORK/policy.json" > /dev/null || fail "round $round: restore failed"
-	log "round $round at ${SECONDS}s: ${held:-?} held, rmmod ${ms} ms, load and restore $((($(date +%s%N) - t0) / 1000000)) ms"
+	log "round $round at ${SECONDS}s: ${held:-?} held, rmmod ${ms} ms, load and restore $(nq_ms_since "$t0") ms"
 done
 log "$ROUNDS rounds, slowest rmmod ${worst} ms"
 sleep 3

@@ -51,7 +51,7 @@ nq_fio_hosts churned "$SECS" "--rw=randrw --bs=64k --iodepth=16 --verify=crc32c 
 rm "$NQ_WORK/churn"
 t0=$(date +%s%N)
 wait $cpid
-log "the batch ended $((($(date +%s%N) - t0) / 1000000)) ms after the I/O (its backlog)"
+log "the batch ended $(nq_ms_since "$t0") ms after the I/O (its backlog)"
 for h in 1 2 3; do
 	[ "$(nq_fio_errors "$NQ_WORK/churned.$h.json")" -eq 0 ] || fail "fio of host $h saw errors"
 done

@@ -24,7 +24,7 @@ nq_await_held "for host 1 before it disconnects" nq_host_queued 1
 ctrl=$(basename "$d1" n1)
 t0=$(date +%s%N)
 timeout 30 nvme disconnect -d "$ctrl" > /dev/null || fail "nvme disconnect -d $ctrl failed or hung"
-ms=$((($(date +%s%N) - t0) / 1000000))
+ms=$(nq_ms_since "$t0")
 log "disconnect with held requests took $ms ms"
 [ "$ms" -lt 10000 ] || fail "teardown took $ms ms (> 10 s)"
 kill "$NQ_HELD_PID" 2>/dev/null

@@ -44,15 +44,16 @@ nq_await_held "for host 1 when its port stops exporting the subsystem" nq_host_q
 # so an upper bound), and nvmet destroying the controller's admin queue
 # (the time the monitor stamped on the event). Watched for up to 30 s so
 # a miss of the bar shows by how much.
-since() { echo $((($(date +%s%N) - t0) / 1000000)); }
 t0=$(date +%s%N)
 rm "/sys/kernel/config/nvmet/ports/1/subsystems/$NQ_SUBNQN" || die "cannot unlink port 1"
 released= gone=
-while [ "$(since)" -lt 30000 ]; do
-	[ -z "$released" ] && [ "$(nq_host_queued 1)" = 0 ] && released=$(since)
-	ev=$(grep -m1 '"ctrl-disconnect".*host1"' "$NQ_WORK/events.json" |
-		sed -n 's/^{"time":"\([^"]*\)".*/\1/p')
-	[ -z "$gone" ] && [ -n "$ev" ] && gone=$((($(date -d "$ev" +%s%N) - t0) / 1000000))
+while [ "$(nq_ms_since "$t0")" -lt 30000 ]; do
+	[ -z "$released" ] && [ "$(nq_host_queued 1)" = 0 ] && released=$(nq_ms_since "$t0")
+	if [ -z "$gone" ]; then
+		ev=$(grep -m1 '"ctrl-disconnect".*host1"' "$NQ_WORK/events.json" |
+			sed -n 's/^{"time":"\([^"]*\)".*/\1/p')
+		[ -n "$ev" ] && gone=$((($(date -d "$ev" +%s%N) - t0) / 1000000))
+	fi
 	[ -n "$released" ] && [ -n "$gone" ] && break
 	sleep 0.1
 done

@@ -27,7 +27,7 @@ nq_await_held "when the namespace is disabled" held
 
 t0=$(date +%s%N)
 timeout 30 sh -c "echo 0 > $NS/enable" || fail "disabling the namespace failed or hung"
-ms=$((($(date +%s%N) - t0) / 1000000))
+ms=$(nq_ms_since "$t0")
 log "disable took $ms ms; $(held) still held"
 [ "$ms" -lt 2000 ] || fail "disable took $ms ms: held requests kept the namespace"
 [ "$(held)" -eq 0 ] || fail "requests still held after the disable"

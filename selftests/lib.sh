@@ -384,6 +384,9 @@ nq_check_verified() {
 	[ "$(nq_fio_errors "$NQ_WORK/$1.json")" -eq 0 ] || fail "fio $1 reported errors"
 }
 
+# nq_ms_since T0: milliseconds since T0, a "date +%s%N" reading.
+nq_ms_since() { echo $((($(date +%s%N) - $1) / 1000000)); }
+
 # nq_host_queued N: requests of host N held back now.
 nq_host_queued() {
 	# sed, not a JSON parser: under TCG python3 takes a second to start,
