@@ -27,7 +27,7 @@ churn() {
 		"$(host_nqn 2)" "$(host_nqn 3)" <<'PY'
 import fcntl, os, sys, time
 flag, log, nqn = sys.argv[1], open(sys.argv[2], "w"), sys.argv[3:]
-fcntl.fcntl(1, 1031, 4096)  # F_SETPIPE_SZ
+fcntl.fcntl(1, fcntl.F_SETPIPE_SZ, 4096)
 i = 0
 while os.path.exists(flag):
     i += 1
