@@ -4,7 +4,8 @@
 # run.sh [TEST...]: run the kernel selftests inside the test VM and print
 # KTAP. Each test is a numbered script (NNN-name.sh) run in its own
 # process; after each one the kernel log is scanned for warnings, BUGs,
-# oopses, lockdep and KASAN reports, and a test that left one fails.
+# oopses, lockdep and KASAN reports, and a test that left one fails. The
+# log of boot is scanned first, as a result of its own ("boot").
 # On a kernel with kmemleak (make check-debug), a last test scans for
 # leaks: every object the suite left unreferenced fails it.
 # Exits non-zero if any test failed.
@@ -79,6 +80,24 @@ unknown_leaks() {
 	END { done_obj() }'
 }
 
+# klog_check NAME: read and clear the kernel log, which NAME left. Known
+# reports are named; any other is shown and fails NAME (returns 1).
+klog_check() {
+	local klog unknown
+	klog=$(dmesg -c)
+	unknown=$(known_splats <<<"$klog")
+	if grep -Eq "$SPLAT" <<<"$unknown"; then
+		echo "# kernel log of $1:"
+		grep -E -A 40 "$SPLAT" <<<"$klog" | head -n 80 | sed 's/^/#   /'
+		return 1
+	fi
+	grep -q "nullb_bwtimer_fn" <<<"$klog" &&
+		echo "# kernel log of $1: null_blk's bandwidth-timer race (a Debian 6.1 null_blk bug, not nvmet-qos); not counted"
+	grep -q "circular locking" <<<"$klog" &&
+		echo "# kernel log of $1: lockdep's report on nvmet-wq in nvmet's queue install (Debian 6.1 nvmet, not nvmet-qos); not counted"
+	return 0
+}
+
 # lockdep_on: lockdep still checks; it turns itself off after its first
 # report, known or not.
 lockdep_on() {
@@ -100,7 +119,7 @@ while read -r t tr; do
 	runs+=("$t:$tr")
 done < <(./transports "${tests[@]}")
 
-plan=${#runs[@]}
+plan=$((${#runs[@]} + 1))
 KMEMLEAK=/sys/kernel/debug/kmemleak
 [ -w "$KMEMLEAK" ] && plan=$((plan + 1))
 
@@ -119,13 +138,21 @@ if [ -w "$KMEMLEAK" ]; then
 	boot_leaks=$(kmemleak_scan | grep -c '^unreferenced object')
 	echo clear > "$KMEMLEAK"
 fi
-dmesg -C
 lockdep=none
 lockdep_on && lockdep=on
 echo "KTAP version 1"
 echo "1..$plan"
 
-n=0 failed=0
+# A report while the kernel boots (in the kernel itself, or from how the
+# VM runs it) is no test's, but would otherwise go unseen.
+n=1 failed=0
+echo "# --- boot"
+if klog_check boot; then
+	echo "ok $n boot # kernel log clean"
+else
+	echo "not ok $n boot # a report in the kernel log"
+	failed=1
+fi
 for run in "${runs[@]}"; do
 	t=${run%:*} tr=${run##*:}
 	n=$((n + 1))
@@ -137,22 +164,10 @@ for run in "${runs[@]}"; do
 	rc=$?
 	secs=$(($(date +%s) - start))
 	echo "$out" | sed 's/^\([^#]\)/# \1/'
-	klog=$(dmesg -c)
-	unknown=$(known_splats <<<"$klog")
-	if grep -Eq "$SPLAT" <<<"$klog" && ! grep -Eq "$SPLAT" <<<"$unknown"; then
-		grep -q "nullb_bwtimer_fn" <<<"$klog" &&
-			echo "# kernel log of $name: null_blk's bandwidth-timer race (a Debian 6.1 null_blk bug, not nvmet-qos); not counted"
-		grep -q "circular locking" <<<"$klog" &&
-			echo "# kernel log of $name: lockdep's report on nvmet-wq in nvmet's queue install (Debian 6.1 nvmet, not nvmet-qos); not counted"
-	fi
+	klog_check "$name" || rc=1
 	if [ "$lockdep" = on ] && ! lockdep_on; then
 		lockdep=off
 		echo "# lockdep turned itself off during $name: the rest of this boot runs without lock checking"
-	fi
-	if grep -Eq "$SPLAT" <<<"$unknown"; then
-		echo "# kernel log of $name:"
-		grep -E -A 40 "$SPLAT" <<<"$klog" | head -n 80 | sed 's/^/#   /'
-		rc=1
 	fi
 	case $rc in
 	0) echo "ok $n $name # time=${secs}s" ;;
