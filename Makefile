@@ -39,7 +39,7 @@ DEBIAN_PKGS := build-essential bc bison flex kmod pkg-config cpio xz-utils \
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1 \
 	qemu-system-x86 busybox-static nvme-cli fio \
 	libnl-3-dev libnl-genl-3-dev gnuplot-nox groff-base systemd dkms openssl \
-	libelf-dev libssl-dev
+	libelf-dev libssl-dev strace
 
 .PHONY: all module ctl deps check check-debug unit-check vm-check demo bench install \
 	uninstall dkms-install dkms-uninstall clean FORCE

@@ -4,12 +4,13 @@
 # rmmod nvmet-qos and load it again 20 times while three hosts run
 # verified I/O in classes that hold requests back (host 1's class is
 # capped far below what it asks). Each rmmod releases what the module
-# holds and returns within 10 s; I/O carries on through stock nvmet
+# holds, and its unload (the delete_module call, which strace times)
+# returns within 10 s; I/O carries on through stock nvmet
 # until the module is back and the saved policy restored; no verify
 # error; every request of the last load accounted for.
 # Transports: tcp rdma
 . "$(dirname "$0")/lib.sh"
-nq_require nvme fio python3
+nq_require nvme fio python3 strace
 
 # Over rdma a round takes about 13 s (soft-RoCE's queue teardown under
 # TCG), so its leg runs 5 of them; the tcp leg runs the 20.
@@ -34,17 +35,27 @@ for h in 1 2 3; do
 	pids+=($!)
 done
 
-worst=0
+# The bar is on the kernel's part of rmmod, which strace times: on a
+# debug kernel under TCG, with the guest's two CPUs busy, starting any
+# command takes seconds (/bin/true 7 s, measured), and that is not the
+# module's. The command's wall time is reported beside it.
+worst=0 worst_wall=0
 for round in $(seq "$ROUNDS"); do
 	# Quietly: the round's line below says how many were held.
 	nq_await_held "before rmmod $round" nq_host_queued 1 > "$NQ_WORK/held"
 	grep FAIL "$NQ_WORK/held"
 	held=$NQ_HELD
 	t0=$(date +%s%N)
-	rmmod nvmet_qos || { fail "rmmod under load failed (round $round)"; break; }
-	ms=$(nq_ms_since "$t0")
+	strace -T -e trace=delete_module -o "$NQ_WORK/strace" rmmod nvmet_qos ||
+		{ fail "rmmod under load failed (round $round)"; break; }
+	wall=$(nq_ms_since "$t0")
+	# delete_module("nvmet_qos", O_NONBLOCK) = 0 <1.015432>
+	ms=$(sed -n 's/^delete_module(.* = 0 <\([0-9]*\)\.\([0-9]\{3\}\).*/\1\2/p' "$NQ_WORK/strace")
+	[ -n "$ms" ] || { fail "round $round: strace saw no delete_module: $(head -c 200 "$NQ_WORK/strace")"; break; }
+	ms=$((10#$ms))
 	[ "$ms" -gt "$worst" ] && worst=$ms
-	[ "$ms" -lt 10000 ] || fail "round $round: rmmod with ${held:-?} held took ${ms} ms"
+	[ "$wall" -gt "$worst_wall" ] && worst_wall=$wall
+	[ "$ms" -lt 10000 ] || fail "round $round: unloading with ${held:-?} held took ${ms} ms"
 	for p in "${pids[@]}"; do
 		kill -0 "$p" 2>/dev/null || fail "round $round: a fio ended early"
 	done
@@ -52,9 +63,9 @@ for round in $(seq "$ROUNDS"); do
 	t0=$(date +%s%N)
 	nq_load_qos
 	"$NQ_CTL" restore "$NQ_WORK/policy.json" > /dev/null || fail "round $round: restore failed"
-	log "round $round at ${SECONDS}s: ${held:-?} held, rmmod ${ms} ms, load and restore $(nq_ms_since "$t0") ms"
+	log "round $round at ${SECONDS}s: ${held:-?} held, unload ${ms} ms (rmmod ${wall} ms), load and restore $(nq_ms_since "$t0") ms"
 done
-log "$ROUNDS rounds, slowest rmmod ${worst} ms"
+log "$ROUNDS rounds, slowest unload ${worst} ms (slowest rmmod ${worst_wall} ms)"
 sleep 3
 after=$(nq_host_json "$(host_nqn 1)") || fail "no counters after reloading"
 [ -n "$after" ] && [ "$(nq_json_get "$after" read_ios)" -gt 0 ] ||
