@@ -16,11 +16,17 @@ SECS=${NQ_SLOW_SECS:-120}
 W=$NQ_WORK
 
 # slab NAME: objects allocated from slab cache NAME, empty if it has
-# none. Shrinking first returns the CPUs' slabs to the cache, so that
-# /proc/slabinfo counts what is allocated, not what is cached.
+# none. Shrinking first returns the CPUs' slabs to the cache (and, under
+# KASAN, empties its quarantine of freed objects), so that /proc/slabinfo
+# counts what is allocated, not what is cached. It is read with builtins
+# right after: on a debug kernel under load, starting /bin/true took 7 s,
+# in which the CPUs' slabs and the quarantine can fill again.
 slab() {
+	local name active rest
 	echo 1 > "/sys/kernel/slab/$1/shrink" 2>/dev/null
-	awk -v n="$1" '$1 == n { print $2 }' /proc/slabinfo
+	while read -r name active rest; do
+		[ "$name" = "$1" ] && { echo "$active"; return; }
+	done < /proc/slabinfo
 }
 unreclaimable() { awk '/^SUnreclaim:/ { print $2 }' /proc/meminfo; }
 
@@ -55,12 +61,17 @@ done
 # Sample every 10 s while fio runs: held requests and the cache, which
 # holds one object per request the module tracks (4 hosts x QD32 = 128
 # outstanding at most).
+# The samples keep a 10 s cadence however long one takes (the tool can
+# take seconds to start on a debug kernel), and the held count is read
+# with grep, not python3, for the same reason: the tool's JSON is compact.
 samples=()
 t0=$SECONDS
+next=$t0
 while [ $((SECONDS - t0)) -lt $((SECS - 12)) ]; do
-	sleep 10
+	next=$((next + 10))
+	[ "$SECONDS" -lt "$next" ] && sleep $((next - SECONDS))
 	held=$("$NQ_CTL" class list --json |
-		python3 -c 'import json,sys; print(sum(c["queued"] for c in json.load(sys.stdin)["classes"]))')
+		grep -o '"queued":[0-9]*' | awk -F: '{ s += $2 } END { print s + 0 }')
 	samples+=("$(slab tracked)")
 	log "t=$((SECONDS - t0))s: $held held, tracked cache ${samples[-1]} objects, SUnreclaim $(unreclaimable) kB"
 done
