@@ -17,20 +17,15 @@ nq_connect 2 > /dev/null || exit 1
 nq_load_qos
 nq_classes "slow --share 10 --max 1M" "other --share 90"
 
-held() {
-	"$NQ_CTL" class list --json |
-		python3 -c 'import json,sys; print(sum(c["queued"] for c in json.load(sys.stdin)["classes"]))'
-}
-
 nq_held_reader "$d1"
-nq_await_held "when the namespace is disabled" held
+nq_await_held "when the namespace is disabled" nq_held_total
 
 t0=$(date +%s%N)
 timeout 30 sh -c "echo 0 > $NS/enable" || fail "disabling the namespace failed or hung"
 ms=$(nq_ms_since "$t0")
-log "disable took $ms ms; $(held) still held"
+log "disable took $ms ms; $(nq_held_total) still held"
 [ "$ms" -lt 2000 ] || fail "disable took $ms ms: held requests kept the namespace"
-[ "$(held)" -eq 0 ] || fail "requests still held after the disable"
+[ "$(nq_held_total)" -eq 0 ] || fail "requests still held after the disable"
 kill "$NQ_HELD_PID" 2>/dev/null
 wait "$NQ_HELD_PID" 2>/dev/null
 
@@ -53,7 +48,7 @@ nq_fio_hosts after 8 "--rw=randrw --bs=64k --iodepth=8 --verify=crc32c --verify_
 for h in 1 2; do
 	[ "$(nq_fio_errors "$NQ_WORK/after.$h.json")" -eq 0 ] || fail "host $h: fio errors after re-enable"
 done
-[ "$(held)" -eq 0 ] || fail "requests held after the last I/O"
+[ "$(nq_held_total)" -eq 0 ] || fail "requests held after the last I/O"
 
 nq_check_balance
 

@@ -70,10 +70,10 @@ log "$live controllers connected $(($(date +%s) - t0)) s after the 60 connects b
 # loops), as on a debug kernel, where the four made 4 rounds in 60 s;
 # but no longer than ten times CHURN_SECS.
 churn_loop() {
-	local n=$1 start rounds=0 ctrl dev
-	start=$(date +%s)
-	while [ $(($(date +%s) - start)) -lt "$CHURN_SECS" ] ||
-	      { [ "$rounds" -lt 5 ] && [ $(($(date +%s) - start)) -lt $((10 * CHURN_SECS)) ]; }; do
+	# SECONDS, not date: on a debug kernel starting a command takes seconds.
+	local n=$1 start=$SECONDS rounds=0 ctrl dev
+	while [ $((SECONDS - start)) -lt "$CHURN_SECS" ] ||
+	      { [ "$rounds" -lt 5 ] && [ $((SECONDS - start)) -lt $((10 * CHURN_SECS)) ]; }; do
 		dev=$(cat "$W/dev.$n")
 		ctrl=$(basename "$dev" n1)
 		# The kernel's own interface, which nvme disconnect ends up

@@ -62,16 +62,14 @@ done
 # holds one object per request the module tracks (4 hosts x QD32 = 128
 # outstanding at most).
 # The samples keep a 10 s cadence however long one takes (the tool can
-# take seconds to start on a debug kernel), and the held count is read
-# with grep, not python3, for the same reason: the tool's JSON is compact.
+# take seconds to start on a debug kernel).
 samples=()
 t0=$SECONDS
 next=$t0
 while [ $((SECONDS - t0)) -lt $((SECS - 12)) ]; do
 	next=$((next + 10))
 	[ "$SECONDS" -lt "$next" ] && sleep $((next - SECONDS))
-	held=$("$NQ_CTL" class list --json |
-		grep -o '"queued":[0-9]*' | awk -F: '{ s += $2 } END { print s + 0 }')
+	held=$(nq_held_total)
 	samples+=("$(slab tracked)")
 	log "t=$((SECONDS - t0))s: $held held, tracked cache ${samples[-1]} objects, SUnreclaim $(unreclaimable) kB"
 done

@@ -396,6 +396,15 @@ nq_host_queued() {
 		sed -n 's/.*"queued":\([0-9]*\).*/\1/p'
 }
 
+# nq_held_total: requests held back now, summed over the classes; read
+# the same way, for the same reason. Prints nothing if the tool fails, so
+# that a caller's comparison fails too.
+nq_held_total() {
+	local out
+	out=$("$NQ_CTL" class list --json) && [[ $out == *'"classes"'* ]] || return 1
+	grep -o '"queued":[0-9]*' <<<"$out" | awk -F: '{ s += $2 } END { print s + 0 }'
+}
+
 # nq_await_held WHEN CMD...: wait up to 20 s until CMD prints a count of
 # held requests (left in NQ_HELD) above 0, or the test would not exercise
 # the path that releases them. Polled, because fio takes seconds to start
