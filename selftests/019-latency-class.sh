@@ -35,7 +35,9 @@ print(int(j["99.000000"]))' "$NQ_WORK/$1.1.json"
 }
 
 # run NAME: inference alone, then inference next to the bandwidth host;
-# prints the contended p99 as a percentage of the uncontended one.
+# RUN_PCT is the contended p99 as a percentage of the uncontended one.
+# (Not printed for a command substitution: a failure recorded in its
+# subshell would be lost.)
 run() {
 	nq_fio_hosts "$1_alone" "$SECS" "$INF" "$d1"
 	nq_fio_hosts "$1_inf" "$SECS" "$INF" "$d1" &
@@ -51,8 +53,8 @@ run() {
 	bw=$(python3 -c '
 import json, sys
 print(sum(j["read"]["bw_bytes"] for j in json.load(open(sys.argv[1]))["jobs"]) // 1000)' "$NQ_WORK/$1_bw.json")
-	log "$1: p99 $((a / 1000)) us alone, $((c / 1000)) us contended; bandwidth host $bw kB/s" >&2
-	pct "$c" "$a"
+	log "$1: p99 $((a / 1000)) us alone, $((c / 1000)) us contended; bandwidth host $bw kB/s"
+	RUN_PCT=$(pct "$c" "$a")
 }
 
 qos_on() {
@@ -68,9 +70,11 @@ median() { printf '%s\n' "$@" | sort -g | sed -n "$((($# + 1) / 2))p"; }
 stock=() qos=()
 for r in $(seq "$ROUNDS"); do
 	nq_unload_qos || fail "rmmod failed"
-	stock+=("$(run "stock$r")")
+	run "stock$r"
+	stock+=("$RUN_PCT")
 	qos_on
-	qos+=("$(run "qos$r")")
+	run "qos$r"
+	qos+=("$RUN_PCT")
 done
 
 ms=$(median "${stock[@]}"); mq=$(median "${qos[@]}")
