@@ -22,7 +22,8 @@ nq_classes "training --share 30" "prep --share 70"
 "$NQ_CTL" stats --json > "$NQ_WORK/before.json" || fail "stats --json failed"
 nq_fio_hosts run "$SECS" "$FIO" "$d1" "$d2" &
 fio_pid=$!
-sleep 4
+nq_await_moving 120 "$d1" "$d2" || fail "fio did not start on both hosts in 120 s"
+sleep 1
 "$NQ_CTL" stats --json --watch 3 --count 2 > "$NQ_WORK/watch.json" ||
 	fail "stats --watch failed"
 wait $fio_pid || fail "fio failed"

@@ -474,22 +474,88 @@ nq_host_cost() {
 	echo $((s[2] * 512 + s[0] * 4096 + s[6] * 1024 + s[4] * 4096))
 }
 
+# nq_host_bytes DEV: bytes host device DEV's block layer has read and
+# written.
+nq_host_bytes() {
+	local s
+	read -r -a s < "/sys/block/${1#/dev/}/stat"
+	echo $(((s[2] + s[6]) * 512))
+}
+
+# nq_await_moving SECS DEV...: wait up to SECS seconds until the block
+# layer of every host device DEV has moved data since the call, that is
+# until the fio jobs on all of them run. Starting a job takes seconds
+# under TCG, and more than 10 on the debug kernel. NQ_FIRST_MOVED is when
+# the first of them was seen moving, in ms since the epoch.
+nq_await_moving() {
+	local secs=$1 d c0=() i left
+	shift
+	NQ_FIRST_MOVED=
+	for d in "$@"; do c0+=("$(nq_host_cost "$d")"); done
+	for _ in $(seq $((secs * 5))); do
+		left=0 i=0
+		for d in "$@"; do
+			[ "$(nq_host_cost "$d")" -gt "${c0[$i]}" ] || left=$((left + 1))
+			i=$((i + 1))
+		done
+		[ "$left" -lt $# ] && [ -z "$NQ_FIRST_MOVED" ] && NQ_FIRST_MOVED=$(date +%s%3N)
+		[ "$left" -eq 0 ] && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+# nq_sleep_ms MS: sleep MS milliseconds, if MS > 0.
+nq_sleep_ms() {
+	[ "$1" -gt 0 ] && sleep "$(printf '%d.%03d' $(($1 / 1000)) $(($1 % 1000)))"
+	return 0
+}
+
+# nq_overlap_start NAME SECS DEV...: with fio runs of SECS seconds being
+# started on every DEV, wait until all of them move data, and 3 s more
+# for fio's ramp. NQ_OVERLAP_END is when the window they surely all run
+# in ends, 3 s before the first could end (ms since the epoch); sleep
+# until then with nq_overlap_end. Fails (returns 1) when the I/O did not
+# start within 120 s or less than 5 s are left to measure.
+nq_overlap_start() {
+	local name=$1 secs=$2 t0
+	shift 2
+	NQ_OVERLAP_END=0
+	if ! nq_await_moving 120 "$@"; then
+		fail "fio run $name: I/O did not start on all hosts in 120 s"
+		return 1
+	fi
+	sleep 3
+	t0=$(date +%s%3N)
+	NQ_OVERLAP_END=$((NQ_FIRST_MOVED + (secs - 3) * 1000))
+	if [ $((NQ_OVERLAP_END - t0)) -lt 5000 ]; then
+		fail "fio run $name: the hosts started $(((t0 - NQ_FIRST_MOVED) / 1000 - 3)) s apart, less than 5 s of the run overlap"
+		return 1
+	fi
+}
+
+nq_overlap_end() { nq_sleep_ms $((NQ_OVERLAP_END - $(date +%s%3N))); }
+
 # nq_overlap_split NAME SECS "FIO ARGS" CLASS1 CLASS2 DEV1 DEV2: run
 # nq_fio_hosts on both devices; NQ_SPLIT is DEV1's percentage of the cost
-# both hosts moved from 5 s into the run to 3 s before its end, when both
-# fio jobs surely run, as the hosts' block layers count it. Whole-run byte
-# counts are skewed by the seconds one host runs alone while fio starts
-# under TCG (up to 4 pp). The module's own split of CLASS1 and CLASS2 over
-# the same window is logged beside it.
+# both hosts moved while both fio jobs surely ran (nq_overlap_start), as
+# the hosts' block layers count it. Whole-run byte counts are skewed by
+# the seconds one host runs alone while fio starts under TCG (up to 4 pp
+# on Debian's kernel, over 10 s on the debug kernel). The module's own
+# split of CLASS1 and CLASS2 over the same window is logged beside it.
 nq_overlap_split() {
 	local name=$1 secs=$2 args=$3 c1=$4 c2=$5 d1=$6 d2=$7 pid
 	local a0 b0 a1 b1 h10 h20 h11 h21
 	nq_fio_hosts "$name" "$secs" "$args" "$d1" "$d2" &
 	pid=$!
-	sleep 5
+	if ! nq_overlap_start "$name" "$secs" "$d1" "$d2"; then
+		wait "$pid"
+		NQ_SPLIT=0
+		return 1
+	fi
 	h10=$(nq_host_cost "$d1"); h20=$(nq_host_cost "$d2")
 	read -r a0 b0 < <(nq_class_costs "$c1" "$c2")
-	sleep $((secs - 8))
+	nq_overlap_end
 	h11=$(nq_host_cost "$d1"); h21=$(nq_host_cost "$d2")
 	read -r a1 b1 < <(nq_class_costs "$c1" "$c2")
 	wait "$pid" || fail "fio run $name failed"
