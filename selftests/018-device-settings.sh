@@ -12,7 +12,7 @@ nq_require nvme fio python3 setpriv
 
 SECS=${NQ_SECS:-20}
 FIO="--rw=randread --bs=128k --iodepth=16"
-CAP=20000000
+CAP=$(nq_rate 20000000)
 NLRAW="python3 $(dirname "$0")/nlraw.py"
 
 nq_target_setup 0 512
@@ -29,7 +29,7 @@ print(d[0][sys.argv[2]] if d else "absent")' "$id" "$1"
 }
 
 # Before any I/O: the domain exists, nameless until its first request.
-nq_ctl device set "$NQ_NULLB" --capacity 20M
+nq_ctl device set "$NQ_NULLB" --capacity "$CAP"
 [ "$(dev_json capacity)" = "$CAP" ] || fail "capacity hint not shown before I/O: $(dev_json capacity)"
 
 d1=$(nq_connect 1) || exit 1
@@ -42,7 +42,7 @@ split=$NQ_SPLIT
 # 128 KiB reads cost their bytes plus the 4096-byte I/O cost.
 want=$((CAP * 131072 / 135168))
 got=$(($(nq_fio_rate hint 1) + $(nq_fio_rate hint 2)))
-log "hint 20M: $got B/s of reads (want $want), training ${split}% from 5 s to $((SECS - 3)) s"
+log "hint $CAP B/s: $got B/s of reads (want $want), training ${split}% while both ran"
 within "$(pct "$got" "$want")" 100 5 || fail "hint: $got B/s is not within 5% of $want"
 within "$split" 30 3 || fail "hint: split not within 3 pp of 30/70"
 
