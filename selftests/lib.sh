@@ -171,9 +171,15 @@ nq_target_setup() {
 		mbps=$((mbps * 2 / 5))
 		log "rdma: the device runs at $mbps MB/s"
 	fi
+	# Scaled, but not below 8 MB/s (or the nominal rate, if lower):
+	# null_blk grants a fixed budget of MBPS * 20,971 bytes each 20 ms
+	# tick, not carried over, and requeues a request larger than that
+	# forever. At 6 MB/s no 128 KiB request ever passed, and every
+	# queue's teardown waited for them.
 	if [ "$mbps" -gt 0 ] && [ "$NQ_RATE_PCT" -ne 100 ]; then
+		local floor=$((mbps < 8 ? mbps : 8))
 		mbps=$(((mbps * NQ_RATE_PCT + 50) / 100))
-		[ "$mbps" -gt 0 ] || mbps=1
+		[ "$mbps" -ge "$floor" ] || mbps=$floor
 		log "NQ_RATE_PCT=$NQ_RATE_PCT: the device runs at $mbps MB/s"
 	fi
 	nq_nullb "$NQ_NULLB" "$mbps" "$size"
