@@ -48,6 +48,7 @@ nq_finish() {
 # run.sh sets it for each transport a test supports (its "Transports:"
 # line) and NQ_TRTYPES asks for.
 NQ_TRTYPE=${NQ_TRTYPE:-tcp}
+NQ_RXE_NET=10.99.0
 
 # NQ_RATE_PCT: the percentage of their nominal rates at which the tests
 # run the device and the ceilings, floors and capacity hints they set;
@@ -58,7 +59,6 @@ NQ_TRTYPE=${NQ_TRTYPE:-tcp}
 NQ_RATE_PCT=${NQ_RATE_PCT:-100}
 # nq_rate BYTES: a rate of BYTES per second at NQ_RATE_PCT.
 nq_rate() { echo $(($1 * NQ_RATE_PCT / 100)); }
-NQ_RXE_NET=10.99.0
 
 # host_nqn N: the NQN of simulated host N (1-based).
 host_nqn() { echo "nqn.2026-11.io.nvmet-qos:host$1"; }
@@ -562,8 +562,9 @@ nq_overlap_end() { nq_sleep_ms $((NQ_OVERLAP_END - $(date +%s%3N))); }
 # both hosts moved while both fio jobs surely ran (nq_overlap_start), as
 # the hosts' block layers count it. Whole-run byte counts are skewed by
 # the seconds one host runs alone while fio starts under TCG (up to 4 pp
-# on Debian's kernel, over 10 s on the debug kernel). The module's own
-# split of CLASS1 and CLASS2 over the same window is logged beside it.
+# on Debian's kernel; starting took over 10 s on the debug kernel). The
+# module's own split of CLASS1 and CLASS2 over the same window is logged
+# beside it.
 nq_overlap_split() {
 	local name=$1 secs=$2 args=$3 c1=$4 c2=$5 d1=$6 d2=$7 pid
 	local a0 b0 a1 b1 h10 h20 h11 h21
