@@ -53,9 +53,10 @@ NQ_RXE_NET=10.99.0
 # NQ_RATE_PCT: the percentage of their nominal rates at which the tests
 # run the device and the ceilings, floors and capacity hints they set;
 # 100 but on the debug kernel (check-debug). Its checkers make nvmet-tcp
-# there move only about 25 MB/s under TCG, so a 50 MB/s device would never
-# queue a request, and no scheduler can give shares of a device that is
-# not the bottleneck. Ratios, shares and tolerances stay as they are.
+# there move only about 7 MB/s to a host under TCG, so a 50 MB/s device
+# would never queue a request, and no scheduler can give shares of a
+# device that is not the bottleneck. Ratios, shares and tolerances stay
+# as they are.
 NQ_RATE_PCT=${NQ_RATE_PCT:-100}
 # nq_rate BYTES: a rate of BYTES per second at NQ_RATE_PCT.
 nq_rate() { echo $(($1 * NQ_RATE_PCT / 100)); }
