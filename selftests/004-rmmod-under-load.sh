@@ -49,10 +49,8 @@ for round in $(seq "$ROUNDS"); do
 	strace -T -e trace=delete_module -o "$NQ_WORK/strace" rmmod nvmet_qos ||
 		{ fail "rmmod under load failed (round $round)"; break; }
 	wall=$(nq_ms_since "$t0")
-	# delete_module("nvmet_qos", O_NONBLOCK) = 0 <1.015432>
-	ms=$(sed -n 's/^delete_module(.* = 0 <\([0-9]*\)\.\([0-9]\{3\}\).*/\1\2/p' "$NQ_WORK/strace")
+	ms=$(nq_strace_ms "$NQ_WORK/strace" 'delete_module(' 0)
 	[ -n "$ms" ] || { fail "round $round: strace saw no delete_module: $(head -c 200 "$NQ_WORK/strace")"; break; }
-	ms=$((10#$ms))
 	[ "$ms" -gt "$worst" ] && worst=$ms
 	[ "$wall" -gt "$worst_wall" ] && worst_wall=$wall
 	[ "$ms" -lt 10000 ] || fail "round $round: unloading with ${held:-?} held took ${ms} ms"

@@ -30,16 +30,11 @@ run() {
 run 1 "$d1" --rw=read --bs=1M --iodepth=4
 run 2 "$d2" --rw=randrw --rwmixread=80 --bs=128k --iodepth=16
 run 3 "$d3" --rw=write --bs=256k --iodepth=8
-c0=() c1=()
-if nq_overlap_start mix "$SECS" "$d1" "$d2" "$d3"; then
-	for d in "$d1" "$d2" "$d3"; do c0+=("$(nq_host_cost "$d")"); done
-	nq_overlap_end
-	for d in "$d1" "$d2" "$d3"; do c1+=("$(nq_host_cost "$d")"); done
-fi
+nq_overlap_deltas mix "$SECS" nq_host_cost "$d1" "$d2" "$d3"
 wait
-[ ${#c1[@]} -eq 3 ] || nq_finish
+[ ${#NQ_DELTAS[@]} -eq 3 ] || nq_finish
 
-python3 - "$NQ_WORK" "$((c1[0] - c0[0]))" "$((c1[1] - c0[1]))" "$((c1[2] - c0[2]))" <<'PY' || fail "cost shares off by more than 3 pp"
+python3 - "$NQ_WORK" "${NQ_DELTAS[@]}" <<'PY' || fail "cost shares off by more than 3 pp"
 import json, sys
 want = {1: 20, 2: 30, 3: 50}
 cost = {}

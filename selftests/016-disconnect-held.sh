@@ -34,11 +34,10 @@ timeout 60 strace -T -y -e trace=write -o "$NQ_WORK/strace" nvme disconnect -d "
 	fail "nvme disconnect -d $ctrl failed or hung"
 wall=$(nq_ms_since "$t0")
 # write(3</sys/.../nvme0/delete_controller>, "1", 1) = 1 <4.567890>
-ms=$(sed -n 's/^write([0-9]*<[^>]*\/delete_controller>.* = 1 <\([0-9]*\)\.\([0-9]\{3\}\).*/\1\2/p' "$NQ_WORK/strace")
+ms=$(nq_strace_ms "$NQ_WORK/strace" 'write([0-9]*<[^>]*\/delete_controller>' 1)
 if [ -z "$ms" ]; then
 	fail "strace saw no write to delete_controller: $(head -c 300 "$NQ_WORK/strace")"
 else
-	ms=$((10#$ms))
 	log "disconnect with held requests took $ms ms in the kernel, $wall ms for the command"
 	[ "$ms" -lt 10000 ] || fail "teardown took $ms ms (> 10 s)"
 fi

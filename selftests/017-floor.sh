@@ -23,18 +23,13 @@ nq_classes "small --share 10" "big --share 90"
 # run NAME: both hosts for SECS; R1 and R2 their rates in B/s while both
 # ran (0 when that could not be measured, which has failed the test).
 run() {
-	local pid b10 b20 t0 b11 b21 t1=
+	local pid
 	R1=0 R2=0
 	nq_fio_hosts "$1" "$SECS" "$FIO" "$d1" "$d2" &
 	pid=$!
-	if nq_overlap_start "$1" "$SECS" "$d1" "$d2"; then
-		t0=$(date +%s%3N); b10=$(nq_host_bytes "$d1"); b20=$(nq_host_bytes "$d2")
-		nq_overlap_end
-		t1=$(date +%s%3N); b11=$(nq_host_bytes "$d1"); b21=$(nq_host_bytes "$d2")
-	fi
+	nq_overlap_deltas "$1" "$SECS" nq_host_bytes "$d1" "$d2" &&
+		R1=$((NQ_DELTAS[0] * 1000 / NQ_WINDOW_MS)) R2=$((NQ_DELTAS[1] * 1000 / NQ_WINDOW_MS))
 	wait "$pid" || fail "fio run $1 failed"
-	[ -n "$t1" ] || return 0
-	R1=$(((b11 - b10) * 1000 / (t1 - t0))) R2=$(((b21 - b20) * 1000 / (t1 - t0)))
 }
 
 run nofloor

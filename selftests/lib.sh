@@ -558,6 +558,36 @@ nq_overlap_start() {
 
 nq_overlap_end() { nq_sleep_ms $((NQ_OVERLAP_END - $(date +%s%3N))); }
 
+# nq_overlap_deltas NAME SECS READER DEV...: with fio runs of SECS
+# seconds being started on every DEV, how much "READER DEV" (a counter:
+# nq_host_cost, nq_host_bytes) grew on each DEV over the window of
+# nq_overlap_start, in NQ_DELTAS (DEV order), and the window's length in
+# NQ_WINDOW_MS. Returns 1, the test failed, when there was no window.
+nq_overlap_deltas() {
+	local name=$1 secs=$2 reader=$3 d t0 v0=() i=0
+	shift 3
+	NQ_DELTAS=() NQ_WINDOW_MS=0
+	nq_overlap_start "$name" "$secs" "$@" || return 1
+	t0=$(date +%s%3N)
+	for d; do v0+=("$("$reader" "$d")"); done
+	nq_overlap_end
+	NQ_WINDOW_MS=$(($(date +%s%3N) - t0))
+	for d; do
+		NQ_DELTAS+=($(($("$reader" "$d") - v0[i])))
+		i=$((i + 1))
+	done
+}
+
+# nq_strace_ms FILE CALL RET: how long the first CALL (a sed pattern for
+# the start of the line, e.g. 'delete_module(') that returned RET took in
+# the output of "strace -T -o FILE", in ms; nothing if there was none.
+nq_strace_ms() {
+	local ms
+	# delete_module("nvmet_qos", O_NONBLOCK) = 0 <1.015432>
+	ms=$(sed -n "s/^$2.* = $3 <\([0-9]*\)\.\([0-9]\{3\}\).*/\1\2/p" "$1" | head -n 1)
+	[ -n "$ms" ] && echo $((10#$ms))
+}
+
 # nq_overlap_split NAME SECS "FIO ARGS" CLASS1 CLASS2 DEV1 DEV2: run
 # nq_fio_hosts on both devices; NQ_SPLIT is DEV1's percentage of the cost
 # both hosts moved while both fio jobs surely ran (nq_overlap_start), as
