@@ -6,7 +6,10 @@
  * interrupted (or --count events). Objects are decoded and shown exactly as
  * "list" shows them, so a new attribute needs no change here.
  */
+#define _GNU_SOURCE	/* ppoll() */
 #include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -340,18 +343,74 @@ static int any_seq(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+/*
+ * SIGINT and SIGTERM end the monitor between two events, never inside one:
+ * a fatal signal can cut a write to a file short at a page boundary and
+ * leave a torn line for whoever reads the log. They are blocked except
+ * while waiting for the next event, and libnl, which retries its recvmsg
+ * on EINTR, only runs once one is there. @wait is the mask to wait with.
+ */
+static int catch_stop_signals(sigset_t *wait)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigset_t stops;
+
+	sigemptyset(&stops);
+	sigaddset(&stops, SIGINT);
+	sigaddset(&stops, SIGTERM);
+	if (sigprocmask(SIG_BLOCK, &stops, wait) ||
+	    sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL)) {
+		fprintf(stderr, "nvmet-qos: cannot catch signals: %s\n",
+			strerror(errno));
+		return -1;
+	}
+	sigdelset(wait, SIGINT);
+	sigdelset(wait, SIGTERM);
+	return 0;
+}
+
+/* Wait for an event; false once a signal asked us to stop. */
+static bool await_event(struct qos_nl *nl, const sigset_t *wait)
+{
+	struct pollfd pfd = { .fd = nl_socket_get_fd(nl->sk), .events = POLLIN };
+
+	while (!stop && ppoll(&pfd, 1, NULL, wait) < 0) {
+		if (errno != EINTR) {
+			fprintf(stderr, "nvmet-qos: cannot wait for events: %s\n",
+				strerror(errno));
+			return false;
+		}
+	}
+	return !stop;
+}
+
 static int listen_events(struct qos_nl *nl, struct monitor *m)
 {
 	struct nl_cb *cb = nl_cb_alloc(NL_CB_DEFAULT);
+	sigset_t wait;
 	int err;
 
 	if (!cb) {
 		fprintf(stderr, "nvmet-qos: out of memory\n");
 		return QOS_EXIT_ERROR;
 	}
+	if (catch_stop_signals(&wait)) {
+		nl_cb_put(cb);
+		return QOS_EXIT_ERROR;
+	}
 	nl_cb_set(cb, NL_CB_SEQ_CHECK, NL_CB_CUSTOM, any_seq, NULL);
 	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_event, m);
 	while (!m->err && (!m->count || m->seen < m->count)) {
+		if (!await_event(nl, &wait))
+			break;
 		err = nl_recvmsgs(nl->sk, cb);
 		/* libnl reports the socket's ENOBUFS as NLE_NOMEM. */
 		if (err == -NLE_NOMEM) {
@@ -365,9 +424,12 @@ static int listen_events(struct qos_nl *nl, struct monitor *m)
 		}
 	}
 	nl_cb_put(cb);
-	if (m->err)
+	if (m->err) {
 		fprintf(stderr, "nvmet-qos: %s\n", strerror(-m->err));
-	return !m->err && m->count && m->seen >= m->count ?
+		return QOS_EXIT_ERROR;
+	}
+	/* Signals arrive only in ppoll(): a stop follows no failure. */
+	return stop || (m->count && m->seen >= m->count) ?
 	       QOS_EXIT_OK : QOS_EXIT_ERROR;
 }
 

@@ -197,7 +197,8 @@ static const struct cmd cmds[] = {
 		.options =
 			"  -j, --json       one JSON object per line\n"
 			"  -c, --count N    exit after N events (default: run until\n"
-			"                   interrupted)\n"
+			"                   SIGINT or SIGTERM, which end it between\n"
+			"                   two events, with status 0)\n"
 			"  -h, --help       show this help\n"
 			"\n"
 			"Events: host-change (a host assigned, weighted or unassigned),\n"

@@ -7,7 +7,7 @@
 # host's controller come and go exactly once each, with its class, when
 # nvme-cli connects and disconnects it (discovery controllers included).
 # A refused change sends nothing. A host is known from its connect on,
-# before any I/O.
+# before any I/O. SIGTERM stops a monitor cleanly.
 . "$(dirname "$0")/lib.sh"
 nq_require nvme python3 setpriv
 
@@ -56,7 +56,9 @@ for i in $(seq 100); do
 done
 sleep 0.5
 kill $mon $mon_user 2>/dev/null
-wait $mon $mon_user 2>/dev/null
+# SIGTERM ends a monitor between two events, with status 0.
+wait $mon || fail "the monitor exited with $? on SIGTERM"
+wait $mon_user || fail "the unprivileged monitor exited with $? on SIGTERM"
 log "$(tail -n +$((start + 1)) "$EV" | cut -c1-160)"
 [ -s "$NQ_WORK/events.err" ] && fail "monitor complained: $(head -c 300 "$NQ_WORK/events.err")"
 

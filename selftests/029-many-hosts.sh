@@ -148,7 +148,7 @@ EOF
 nq_target_teardown
 for _ in $(seq 150); do pairs && break; sleep 0.2; done
 kill "$mon" 2>/dev/null
-wait "$mon" 2>/dev/null
+wait "$mon" || fail "the monitor exited with $? when stopped"
 pairs -v || fail "connect and disconnect events do not pair up"
 
 nq_check_balance
