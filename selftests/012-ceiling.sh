@@ -22,22 +22,16 @@ d2=$(nq_connect 2) || exit 1
 nq_load_qos
 nq_classes "capped --share 70 --max $CAP" "other --share 30"
 
-# run NAME DEV...: fio on every DEV; RATE is the first DEV's (the capped
-# host's) rate over the window, PEER the second's.
+# run NAME DEV...: fio on every DEV; the first is the capped host, the
+# second, if any, its peer.
 run() {
-	local name=$1 pid
+	local name=$1 rate
 	shift
-	RATE=0 PEER=0
-	nq_fio_hosts "$name" "$SECS" "$FIO" "$@" &
-	pid=$!
-	if nq_overlap_deltas "$name" "$SECS" nq_host_bytes "$@"; then
-		RATE=$((NQ_DELTAS[0] * 1000 / NQ_WINDOW_MS))
-		[ $# -gt 1 ] && PEER=$((NQ_DELTAS[1] * 1000 / NQ_WINDOW_MS))
-	fi
-	wait "$pid" || fail "fio run $name failed"
-	log "ceiling $CAP B/s, $name: $RATE B/s ($(pct "$RATE" "$CAP")%) over $NQ_WINDOW_MS ms${2:+, peer $PEER B/s}"
-	within "$(pct "$RATE" "$CAP")" 100 5 ||
-		fail "$name: capped class at $RATE B/s, not $CAP B/s +- 5%"
+	nq_overlap_rates "$name" "$SECS" "$FIO" "$@"
+	rate=${NQ_RATES[0]}
+	log "ceiling $CAP B/s, $name: $rate B/s ($(pct "$rate" "$CAP")%) over $NQ_WINDOW_MS ms${2:+, peer ${NQ_RATES[1]} B/s}"
+	within "$(pct "$rate" "$CAP")" 100 5 ||
+		fail "$name: capped class at $rate B/s, not $CAP B/s +- 5%"
 }
 
 run alone "$d1"

@@ -23,13 +23,8 @@ nq_classes "small --share 10" "big --share 90"
 # run NAME: both hosts for SECS; R1 and R2 their rates in B/s while both
 # ran (0 when that could not be measured, which has failed the test).
 run() {
-	local pid
-	R1=0 R2=0
-	nq_fio_hosts "$1" "$SECS" "$FIO" "$d1" "$d2" &
-	pid=$!
-	nq_overlap_deltas "$1" "$SECS" nq_host_bytes "$d1" "$d2" &&
-		R1=$((NQ_DELTAS[0] * 1000 / NQ_WINDOW_MS)) R2=$((NQ_DELTAS[1] * 1000 / NQ_WINDOW_MS))
-	wait "$pid" || fail "fio run $1 failed"
+	nq_overlap_rates "$1" "$SECS" "$FIO" "$d1" "$d2"
+	R1=${NQ_RATES[0]} R2=${NQ_RATES[1]}
 }
 
 run nofloor

@@ -578,6 +578,26 @@ nq_overlap_deltas() {
 	done
 }
 
+# nq_overlap_rates NAME SECS "FIO ARGS" DEV...: nq_fio_hosts on every DEV;
+# NQ_RATES (DEV order) are the bytes per second each host's block layer
+# moved over the window of nq_overlap_start, all 0 when there was none
+# (which has failed the test).
+nq_overlap_rates() {
+	local name=$1 secs=$2 args=$3 pid d i=0
+	shift 3
+	NQ_RATES=()
+	for d; do NQ_RATES+=(0); done
+	nq_fio_hosts "$name" "$secs" "$args" "$@" &
+	pid=$!
+	if nq_overlap_deltas "$name" "$secs" nq_host_bytes "$@"; then
+		for d; do
+			NQ_RATES[i]=$((NQ_DELTAS[i] * 1000 / NQ_WINDOW_MS))
+			i=$((i + 1))
+		done
+	fi
+	wait "$pid" || fail "fio run $name failed"
+}
+
 # nq_strace_ms FILE CALL RET: how long the first CALL (a sed pattern for
 # the start of the line, e.g. 'delete_module(') that returned RET took in
 # the output of "strace -T -o FILE", in ms; nothing if there was none.
