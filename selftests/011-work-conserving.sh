@@ -35,30 +35,32 @@ run() {
 # a second under TCG, with or without nvmet-qos (seen with the module
 # not loaded: one second without a completion, stock alone at 46.1
 # against 49.3 MB/s), and whichever run it hits would decide the
-# comparison. Such seconds are counted and shown.
+# comparison. Such seconds are counted and shown, on stderr: stdout is
+# the result.
 rate() {
 	local name=$1 n sum=0 med gaps
 	shift
 	for n; do
 		read -r med gaps < <(nq_fio_persec "$name" "$n")
+		[[ $med =~ ^[0-9]+$ ]] || die "$name, host $n: no per-second rates" >&2
 		sum=$((sum + med))
-		[ "$gaps" -gt 0 ] && log "$name, host $n: $gaps s without a completion"
+		[ "$gaps" -gt 0 ] && log "$name, host $n: $gaps s without a completion" >&2
 	done
 	echo "$sum"
 }
 
 run stock_alone "$d1"
 run stock_both "$d1" "$d2"
-sa=$(rate stock_alone 1)
-sb=$(rate stock_both 1 2)
+sa=$(rate stock_alone 1) || exit 1
+sb=$(rate stock_both 1 2) || exit 1
 
 nq_load_qos
 nq_classes "training --share 30" "prep --share 70"
 
 run qos_alone "$d1"
 run qos_both "$d1" "$d2"
-qa=$(rate qos_alone 1)
-qb=$(rate qos_both 1 2)
+qa=$(rate qos_alone 1) || exit 1
+qb=$(rate qos_both 1 2) || exit 1
 
 alone=$(pct "$qa" "$sa")
 both=$(pct "$qb" "$sb")
