@@ -87,6 +87,7 @@ klog_check() {
 	local klog unknown
 	klog=$(dmesg -c)
 	[ -n "${2:-}" ] && klog=$(grep -Ev "$2" <<<"$klog")
+	KLOG=$klog
 	unknown=$(known_splats <<<"$klog")
 	if grep -Eq "$SPLAT" <<<"$unknown"; then
 		echo "# kernel log of $1:"
@@ -98,6 +99,18 @@ klog_check() {
 	grep -q "circular locking" <<<"$klog" &&
 		echo "# kernel log of $1: lockdep's report on nvmet-wq in nvmet's queue install (Debian 6.1 nvmet, not nvmet-qos); not counted"
 	return 0
+}
+
+# klog_transport NAME: after a failed test, the last lines the transports,
+# the hosts and the device left in its kernel log (KLOG, from klog_check).
+# They are no report, but they tell a stall from a failure: an I/O
+# timeout, a controller reset, a reconnect.
+klog_transport() {
+	local lines
+	lines=$(grep -Ei 'nvme|rdma|rxe|null_?b|blk_update_request|I/O error' <<<"$KLOG" | tail -n 40)
+	[ -n "$lines" ] || return 0
+	echo "# kernel log of $1, its transport and device lines:"
+	sed 's/^/#   /' <<<"$lines"
 }
 
 # lockdep_on: lockdep still checks; it turns itself off after its first
@@ -187,6 +200,7 @@ for run in "${runs[@]}"; do
 	124) echo "not ok $n $name # TIMEOUT after ${TEST_TIMEOUT}s"; failed=$((failed + 1)) ;;
 	*) echo "not ok $n $name # exit=$rc time=${secs}s"; failed=$((failed + 1)) ;;
 	esac
+	case $rc in 0|4) ;; *) klog_transport "$name" ;; esac
 done
 
 if [ -w "$KMEMLEAK" ]; then
