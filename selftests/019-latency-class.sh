@@ -27,13 +27,6 @@ nq_target_setup 0 512
 d1=$(nq_connect 1) || exit 1
 d2=$(nq_connect 2) || exit 1
 
-p99() {
-	python3 -c '
-import json, sys
-j = json.load(open(sys.argv[1]))["jobs"][0]["read"]["clat_ns"]["percentile"]
-print(int(j["99.000000"]))' "$NQ_WORK/$1.1.json"
-}
-
 # run NAME: inference alone, then inference next to the bandwidth host;
 # RUN_PCT is the contended p99 as a percentage of the uncontended one.
 # (Not printed for a command substitution: a failure recorded in its
@@ -48,13 +41,20 @@ run() {
 	local bw=$!
 	wait $inf || fail "inference fio failed"
 	wait $bw || fail "bandwidth fio failed"
+	# One python3 for the run's three files and its ratio: on the debug
+	# kernel a python3 start takes tens of seconds, and four per run made
+	# the test outlast its 2,400 s there.
 	local a c bw
-	a=$(p99 "$1_alone"); c=$(p99 "$1_inf")
-	bw=$(python3 -c '
+	read -r a c bw RUN_PCT < <(python3 -c '
 import json, sys
-print(sum(j["read"]["bw_bytes"] for j in json.load(open(sys.argv[1]))["jobs"]) // 1000)' "$NQ_WORK/$1_bw.json")
-	log "$1: p99 $((a / 1000)) us alone, $((c / 1000)) us contended; bandwidth host $bw kB/s"
-	RUN_PCT=$(pct "$c" "$a")
+def p99(name):
+    return json.load(open(name))["jobs"][0]["read"]["clat_ns"]["percentile"]["99.000000"]
+a, c = p99(sys.argv[1]), p99(sys.argv[2])
+bw = sum(j["read"]["bw_bytes"] for j in json.load(open(sys.argv[3]))["jobs"])
+print(a // 1000, c // 1000, bw // 1000, "%.2f" % (100.0 * c / a))' \
+		"$NQ_WORK/$1_alone.1.json" "$NQ_WORK/$1_inf.1.json" "$NQ_WORK/$1_bw.json")
+	[ -n "$RUN_PCT" ] || { fail "$1: no p99 or bandwidth in fio's output"; return; }
+	log "$1: p99 $a us alone, $c us contended; bandwidth host $bw kB/s"
 }
 
 qos_on() {
