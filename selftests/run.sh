@@ -197,10 +197,11 @@ for run in "${runs[@]}"; do
 	0) echo "ok $n $name # time=${secs}s" ;;
 	4) reason=$(echo "$out" | sed -n 's/^# SKIP: //p' | tail -n 1)
 	   echo "ok $n $name # SKIP ${reason:-no reason given}" ;;
-	124) echo "not ok $n $name # TIMEOUT after ${TEST_TIMEOUT}s"; failed=$((failed + 1)) ;;
-	*) echo "not ok $n $name # exit=$rc time=${secs}s"; failed=$((failed + 1)) ;;
+	124) echo "not ok $n $name # TIMEOUT after ${TEST_TIMEOUT}s"; failed=$((failed + 1))
+	     klog_transport "$name" ;;
+	*) echo "not ok $n $name # exit=$rc time=${secs}s"; failed=$((failed + 1))
+	   klog_transport "$name" ;;
 	esac
-	case $rc in 0|4) ;; *) klog_transport "$name" ;; esac
 done
 
 if [ -w "$KMEMLEAK" ]; then
