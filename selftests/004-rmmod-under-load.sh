@@ -59,8 +59,9 @@ for round in $(seq "$ROUNDS"); do
 	# way), then a Tasks RCU grace period, which lasts until every task
 	# has blocked once. The bar leaves that grace period out and reports
 	# it: over soft-RoCE under TCG some task ran 40 to 60 s without
-	# blocking (the module's split showed 0 ms for everything else),
-	# which no code of the module's can shorten (README, "Over RDMA").
+	# blocking while the module waited for no request. Only a cheaper
+	# proof that no task is left in its code could shorten that (README,
+	# "Build and load it on a storage head").
 	split=$(dmesg | sed -n 's/.*nvmet_qos: detached from nvmet: //p' | tail -n 1)
 	rcu=$(sed -n 's/.* \([0-9]*\) ms for Tasks RCU$/\1/p' <<< "$split")
 	if [ -z "$rcu" ]; then
