@@ -526,7 +526,7 @@ static void wait_pending(struct drain *d)
 	 * No task may still be preempted on a trampoline's last instructions.
 	 * Tasks RCU waits for every task to block, however long another one
 	 * runs without doing so (kmemleak's scan; soft-RoCE's work under TCG,
-	 * 40 and 60 s seen).
+	 * 39 and 60 s seen).
 	 */
 	synchronize_rcu_tasks();
 	d->drain_ms = jiffies_to_msecs(t1 - t0);

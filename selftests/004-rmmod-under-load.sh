@@ -58,7 +58,7 @@ for round in $(seq "$ROUNDS"); do
 	# transports' requests it waited for (a write whose data is on its
 	# way), then a Tasks RCU grace period, which lasts until every task
 	# has blocked once. The bar leaves that grace period out and reports
-	# it: over soft-RoCE under TCG some task ran 40 to 60 s without
+	# it: over soft-RoCE under TCG some task ran 39 s, once 60 s, without
 	# blocking while the module waited for no request. Only a cheaper
 	# proof that no task is left in its code could shorten that (README,
 	# "Build and load it on a storage head").
