@@ -546,6 +546,21 @@ static void unbind(void)
 	memset(&bound, 0, sizeof(bound));
 }
 
+/*
+ * Arming has stopped and held requests are released: wait for the rest,
+ * let go of nvmet, and say what the wait was for. Requests still armed
+ * here wait for their transport (a write's data, say), not for us.
+ */
+static void detach(void)
+{
+	struct drain d;
+
+	wait_pending(&d);
+	unbind();
+	pr_info("detached from nvmet: waited %u ms for %ld request(s) not yet executed by their transport, %u ms for Tasks RCU\n",
+		d.drain_ms, d.requests, d.rcu_ms);
+}
+
 static void nvmet_coming(struct module *mod)
 {
 	if (exiting || bound.mod)
@@ -559,15 +574,11 @@ static void nvmet_coming(struct module *mod)
  */
 static void nvmet_going(struct module *mod)
 {
-	struct drain d;
-
 	if (bound.mod != mod)
 		return;
 	stop_arming();
 	WARN_ON_ONCE(pending_sum() != 0);
-	wait_pending(&d);
-	unbind();
-	pr_info("detached from nvmet\n");
+	detach();
 }
 
 static int tp_module_notify(struct notifier_block *nb, unsigned long val,
@@ -628,22 +639,13 @@ err_pending:
  */
 void nq_hook_exit(void)
 {
-	struct drain d;
-
 	mutex_lock(&bind_lock);
 	exiting = true;
 	if (bound.mod) {
 		stop_arming();
 		/* Held requests go to nvmet now, whatever their class. */
 		nq_domains_bypass();
-		wait_pending(&d);
-		unbind();
-		/*
-		 * The held requests ran in bypass; what was left waited for
-		 * its transport (a write's data, say), not for us.
-		 */
-		pr_info("detached from nvmet: waited %u ms for %ld request(s) not yet executed by their transport, %u ms for Tasks RCU\n",
-			d.drain_ms, d.requests, d.rcu_ms);
+		detach();
 	}
 	mutex_unlock(&bind_lock);
 
