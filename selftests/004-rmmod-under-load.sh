@@ -19,6 +19,10 @@ ROUNDS=${NQ_ROUNDS:-$([ "$NQ_TRTYPE" = rdma ] && echo 5 || echo 20)}
 
 nq_load_qos
 nq_target_setup 100 512
+# Loading and unloading nvmet-qos would otherwise switch nvmet's
+# tracepoints on and off 40 times under load, and TCG can livelock on
+# the patched code (lib.sh).
+nq_pin_tracepoints || die "cannot pin nvmet's tracepoints on through tracefs"
 nq_classes "slow --share 10 --max 2M" "mid --share 30" "fast --share 60"
 "$NQ_CTL" save "$NQ_WORK/policy.json" || die "save failed"
 

@@ -242,6 +242,29 @@ nq_connect() {
 	die "no block device for host $1 ($ctrl)"
 }
 
+# nq_pin_tracepoints: hold the static keys of nvmet's two tracepoints
+# on, so that loading and unloading nvmet-qos adds and removes its probes
+# without patching the code of nvmet's I/O path. Under QEMU's
+# multi-threaded TCG a vCPU can keep running a translation of the int3
+# that text_poke_bp() put on a patched site after the site was rewritten:
+# both vCPUs trapped at __nvmet_req_complete+0x48 for minutes, the
+# kernel's "Code:" dump showing the restored nop there, and kprobes'
+# int3 handler took each trap for a breakpoint removed since and sent the
+# CPU back to the same address (soft lockup in nvmet_tcp_io_work, Tasks
+# RCU never ending). A CPU cannot do that after the IPIs text_poke_bp()
+# sends; an emulator's stale translation can. The keys stay on through
+# the trace events, enabled with the ring buffer off: each request then
+# calls one probe that records nothing. Fails (returns 1) when the
+# events cannot be enabled.
+nq_pin_tracepoints() {
+	local t=/sys/kernel/tracing e
+	[ -d "$t/events" ] || mount -t tracefs tracefs "$t" || return 1
+	echo 0 > "$t/tracing_on" || return 1
+	for e in nvmet_req_init nvmet_req_complete; do
+		echo 1 > "$t/events/nvmet/$e/enable" || return 1
+	done
+}
+
 # nq_host_json NQN: the host's counters from the tool, as one JSON object.
 nq_host_json() {
 	"$NQ_CTL" host show "$1" --json
