@@ -254,15 +254,30 @@ nq_connect() {
 # RCU never ending). A CPU cannot do that after the IPIs text_poke_bp()
 # sends; an emulator's stale translation can. The keys stay on through
 # the trace events, enabled with the ring buffer off: each request then
-# calls one probe that records nothing. Fails (returns 1) when the
-# events cannot be enabled.
+# calls one probe that records nothing, until the test's cleanup
+# switches them off again. Fails (returns 1) when the events cannot be
+# enabled.
+NQ_TRACING=/sys/kernel/tracing
+nq_pinned=0
 nq_pin_tracepoints() {
-	local t=/sys/kernel/tracing e
-	[ -d "$t/events" ] || mount -t tracefs tracefs "$t" || return 1
-	echo 0 > "$t/tracing_on" || return 1
+	local e
+	[ -d "$NQ_TRACING/events" ] || mount -t tracefs tracefs "$NQ_TRACING" || return 1
+	echo 0 > "$NQ_TRACING/tracing_on" || return 1
+	nq_pinned=1
 	for e in nvmet_req_init nvmet_req_complete; do
-		echo 1 > "$t/events/nvmet/$e/enable" || return 1
+		echo 1 > "$NQ_TRACING/events/nvmet/$e/enable" || return 1
 	done
+}
+
+# nq_unpin_tracepoints: undo nq_pin_tracepoints, if it ran.
+nq_unpin_tracepoints() {
+	local e
+	[ "$nq_pinned" -eq 1 ] || return 0
+	for e in nvmet_req_init nvmet_req_complete; do
+		echo 0 > "$NQ_TRACING/events/nvmet/$e/enable" 2>/dev/null
+	done
+	echo 1 > "$NQ_TRACING/tracing_on"
+	nq_pinned=0
 }
 
 # nq_host_json NQN: the host's counters from the tool, as one JSON object.
@@ -311,6 +326,7 @@ nq_fio_stop() {
 # Leave the VM as the test found it, whatever happened; tests with other
 # needs install their own EXIT trap.
 nq_cleanup() {
+	nq_unpin_tracepoints
 	nq_target_teardown
 	nq_unload_qos
 	rm -rf "$NQ_WORK"
