@@ -163,6 +163,11 @@ void nqs_domain_set_capacity(struct nqs_domain *d, u64 rate, u64 now)
 			    CEIL_BURST_MIN), now);
 }
 
+void nqs_domain_set_tags(struct nqs_domain *d, u32 tags)
+{
+	d->tags = tags;
+}
+
 void nqs_class_init(struct nqs_class *c, const struct nqs_class_conf *conf,
 		    u64 now)
 {
@@ -371,18 +376,30 @@ static u64 limit(const struct nqs_domain *d)
 	return d->lat_on ? min(d->depth, d->lat_cap) : d->depth;
 }
 
+/*
+ * Whether the device has a tag for one more request. While a latency class
+ * is active, an eighth of the tags (at least one) is kept for its small
+ * requests; see sched.h.
+ */
+static bool has_tag(const struct nqs_domain *d, bool small)
+{
+	u32 keep = small ? 0 : max(d->tags / 8, 1U);
+
+	return !d->tags || !d->lat_on || d->inflight_ios + keep < d->tags;
+}
+
 /* At least one request may always be in flight, however large. */
 static bool has_room(struct nqs_domain *d)
 {
 	if (d->inflight >= d->depth)
 		d->depth_limited = true;
-	return !d->inflight || d->inflight < limit(d);
+	return !d->inflight || (d->inflight < limit(d) && has_tag(d, false));
 }
 
 /* Latency classes' small requests may exceed the limit by an eighth. */
 static bool has_lat_room(const struct nqs_domain *d)
 {
-	return d->inflight < limit(d) + limit(d) / 8;
+	return d->inflight < limit(d) + limit(d) / 8 && has_tag(d, true);
 }
 
 static bool within_capacity(struct nqs_domain *d, u64 now)

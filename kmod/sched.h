@@ -51,6 +51,16 @@
  * The bandwidth classes then leave the device some headroom, which is
  * what keeps the latency class's p99 near its uncontended value. The cap
  * never takes more than half the depth.
+ *
+ * Where the caller knows how many requests the device serves at once (a
+ * blk-mq disk's tags), a latency class also gets a share of them: while it
+ * is active, the other requests may hold all but an eighth (at least one),
+ * and its small requests may take those. Past its tags a device queues a
+ * request where no class is known, and a small read that finds every tag
+ * taken by bulk reads waits for one of them to finish. The depth cannot
+ * see that queue when the caller's submission sleeps for a tag, as the
+ * block layer's does: what waits then waits in the domain, not in the
+ * device's latency.
  */
 #ifndef _NQ_SCHED_H
 #define _NQ_SCHED_H
@@ -130,6 +140,7 @@ struct nqs_domain {
 	/* in-flight accounting and adaptive depth */
 	u64 inflight;			/* cost units at the device */
 	u32 inflight_ios;
+	u32 tags;			/* requests the device serves at once; 0: unknown */
 	u64 depth;
 	u64 depth_min, depth_max;
 	/* current window */
@@ -182,6 +193,8 @@ void nqs_domain_init(struct nqs_domain *d, u64 now);
  */
 void nqs_domain_set_cost(struct nqs_domain *d, const struct nqs_cost *cost);
 void nqs_domain_set_capacity(struct nqs_domain *d, u64 rate, u64 now);
+/* How many requests the device serves at once; 0 when not known. */
+void nqs_domain_set_tags(struct nqs_domain *d, u32 tags);
 
 void nqs_class_init(struct nqs_class *c, const struct nqs_class_conf *conf,
 		    u64 now);

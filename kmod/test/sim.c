@@ -233,14 +233,26 @@ static void device_start(struct sim *s, struct nqs_req *r)
 	heap_push(s, e);
 }
 
+/* The device has taken more requests than it has room for. */
+static bool device_full(const struct sim *s)
+{
+	return s->dev_queue_max && s->dev_busy + s->fifo_n > s->dev_queue_max;
+}
+
 static void dispatch_held(struct sim *s)
 {
 	struct nqs_req *r;
 	u64 t;
 
+	if (s->worker_asleep)
+		return;
 	while ((r = nqs_next(&s->dom, s->now))) {
 		s->sched_calls++;
 		device_start(s, r);
+		if (device_full(s)) {
+			s->worker_asleep = true;
+			return;
+		}
 	}
 	t = nqs_next_event(&s->dom, s->now);
 	if (t && (!s->timer || t < s->timer)) {
@@ -256,6 +268,8 @@ static void kick(struct sim *s)
 {
 	struct sim_event e = { .at = s->now + s->worker_ns, .worker = true };
 
+	if (s->worker_asleep)
+		return;
 	if (s->worker_exp) {
 		double u = (rnd(&s->rng) >> 11) * (1.0 / 9007199254740992.0);
 
@@ -310,6 +324,11 @@ static void complete(struct sim *s, struct sim_event *e)
 		next = fifo_pop(s);
 		if (next)
 			slot_start(s, next);
+		/* A sleeping worker wakes and goes on where it stopped. */
+		if (s->worker_asleep && !device_full(s)) {
+			s->worker_asleep = false;
+			dispatch_held(s);
+		}
 	}
 	h->outstanding--;
 	h->ios++;

@@ -18,6 +18,11 @@
  * later (a workqueue's scheduling delay; with worker_exp, a random delay
  * of that mean, mostly short with a long tail) and dispatches what it can. A
  * request the core admits on submission still goes straight through.
+ *
+ * With dev_queue_max set as well, the parallel device takes that many
+ * requests (in slots and FIFO) and a worker that dispatches one more
+ * sleeps until a request completes, as a block layer out of requests
+ * makes its submitter do; everything held waits with it.
  */
 #ifndef _NQ_SIM_H
 #define _NQ_SIM_H
@@ -48,6 +53,8 @@ struct sim {
 	u32 dev_write_pct;	/* a write takes this % of a read's time; 0: 100 */
 	u32 dev_slots;		/* 0: in-order bandwidth model, else parallel */
 	u32 dev_busy;		/* slots in use */
+	u32 dev_queue_max;	/* with dev_slots: requests taken; 0: no limit */
+	bool worker_asleep;	/* the worker waits for room in the device */
 	u64 dev_tick_ns;	/* budget model: tick length; 0: off */
 	s64 dev_budget;		/* bytes left in this tick */
 	bool dev_ticking;	/* a tick event is queued */
