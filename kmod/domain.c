@@ -288,13 +288,28 @@ found:
 	return d;
 }
 
+/* Follow the device's tag count: a reset or an admin may change it. */
+static void domain_tags(struct nq_domain *d, u32 tags)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&d->lock, flags);
+	nqs_domain_set_tags(&d->sched, tags);
+	spin_unlock_irqrestore(&d->lock, flags);
+}
+
 /*
  * The domain of backing device @key, created on first use; NULL if short
  * of memory or past NQ_MAX_DOMAINS (the request then goes unscheduled).
+ * @tags: how many requests the device serves at once, 0 if not known.
  */
-struct nq_domain *nq_domain_get(u32 key, const char *name)
+struct nq_domain *nq_domain_get(u32 key, const char *name, u32 tags)
 {
-	return domain_get(key, name, GFP_ATOMIC);
+	struct nq_domain *d = domain_get(key, name, GFP_ATOMIC);
+
+	if (d && unlikely(READ_ONCE(d->sched.tags) != tags))
+		domain_tags(d, tags);
+	return d;
 }
 
 static void snapshot(struct nq_domain *d, struct nq_dev_snapshot *s);

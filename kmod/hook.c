@@ -31,6 +31,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/blk-mq.h>
 #include <linux/delay.h>
 #include <linux/hash.h>
 #include <linux/kprobes.h>
@@ -106,26 +107,49 @@ static struct req_bucket *bucket_of(const struct nvmet_req *req)
 }
 
 /*
+ * How many requests @disk serves at once: its driver tags over the hardware
+ * queues that take nvmet's bios (shared tags counted once; poll queues
+ * serve only polled I/O). 0 for a disk without blk-mq (a stacked device),
+ * whose limit is below it, out of our sight.
+ */
+static u32 disk_tags(struct gendisk *disk)
+{
+	struct request_queue *q = disk->queue;
+	struct blk_mq_tag_set *set = q->tag_set;
+	u32 tags, queues;
+
+	if (!queue_is_mq(q) || !set)
+		return 0;
+	tags = set->queue_depth - set->reserved_tags;
+	if (set->flags & BLK_MQ_F_TAG_HCTX_SHARED)
+		return tags;
+	queues = set->map[HCTX_TYPE_DEFAULT].nr_queues;
+	if (set->nr_maps > HCTX_TYPE_READ)
+		queues += set->map[HCTX_TYPE_READ].nr_queues;
+	return tags * queues;
+}
+
+static struct nq_domain *disk_domain(struct gendisk *disk)
+{
+	return nq_domain_get(disk_devt(disk), disk->disk_name, disk_tags(disk));
+}
+
+/*
  * The scheduling domain of a namespace: its whole disk, so partitions share
  * one budget; for a file, the disk (or device) of its file system.
  */
 static struct nq_domain *domain_of(struct nvmet_ns *ns)
 {
 	struct super_block *sb;
-	struct gendisk *disk;
 
-	if (ns->bdev) {
-		disk = ns->bdev->bd_disk;
-		return nq_domain_get(disk_devt(disk), disk->disk_name);
-	}
+	if (ns->bdev)
+		return disk_domain(ns->bdev->bd_disk);
 	if (!ns->file)
 		return NULL;
 	sb = file_inode(ns->file)->i_sb;
-	if (sb->s_bdev) {
-		disk = sb->s_bdev->bd_disk;
-		return nq_domain_get(disk_devt(disk), disk->disk_name);
-	}
-	return nq_domain_get(sb->s_dev, sb->s_id);
+	if (sb->s_bdev)
+		return disk_domain(sb->s_bdev->bd_disk);
+	return nq_domain_get(sb->s_dev, sb->s_id, 0);
 }
 
 /* Remember what we need until completion; NULL only when short of memory. */

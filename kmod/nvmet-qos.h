@@ -99,7 +99,7 @@ struct nq_class_stats {
 
 int nq_domains_init(void);
 void nq_domains_exit(void);
-struct nq_domain *nq_domain_get(u32 key, const char *name);
+struct nq_domain *nq_domain_get(u32 key, const char *name, u32 tags);
 int nq_domain_configure(u32 key, const struct nq_dev_conf *conf,
 			struct nq_dev_snapshot *snap,
 			struct netlink_ext_ack *extack);
