@@ -471,6 +471,7 @@ static void snapshot(struct nq_domain *d, struct nq_dev_snapshot *s)
 	s->capacity = d->sched.capacity.rate;
 	s->admitted = d->admitted;
 	s->completed = d->completed;
+	s->tags = d->sched.tags;
 	spin_unlock_irqrestore(&d->lock, flags);
 }
 

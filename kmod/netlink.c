@@ -492,7 +492,8 @@ int nq_nl_fill_dev(struct sk_buff *skb, const struct nq_dev_snapshot *s,
 	    nla_put_u32(skb, NVMET_QOS_A_DEV_IO_COST, s->io_cost) ||
 	    put_u64(skb, NVMET_QOS_A_DEV_CAPACITY, s->capacity) ||
 	    put_u64(skb, NVMET_QOS_A_DEV_ADMITTED, s->admitted) ||
-	    put_u64(skb, NVMET_QOS_A_DEV_COMPLETED, s->completed)) {
+	    put_u64(skb, NVMET_QOS_A_DEV_COMPLETED, s->completed) ||
+	    nla_put_u32(skb, NVMET_QOS_A_DEV_TAGS, s->tags)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}

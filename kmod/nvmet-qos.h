@@ -77,7 +77,7 @@ struct nq_dev_snapshot {
 	char name[32];
 	u64 depth, inflight, queued, cost, rate, capacity;
 	u64 admitted, completed;
-	u32 write_pct, io_cost;
+	u32 write_pct, io_cost, tags;
 };
 
 /* What an admin sets on a device; only the fields flagged in @set. */

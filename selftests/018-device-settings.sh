@@ -4,9 +4,10 @@
 # Per-device settings. A capacity hint set before the device's first
 # request caps the domain and the 30/70 split is kept of it; removing the
 # hint gives the device back. The cost model's write cost and I/O cost
-# change what a request is charged, exactly. Requests the tool's own
-# checks would stop, sent raw, are refused by the kernel with a message
-# and change nothing; so are changes from an unprivileged user.
+# change what a request is charged, exactly. The device's tags are learnt
+# from its first request. Requests the tool's own checks would stop, sent
+# raw, are refused by the kernel with a message and change nothing; so
+# are changes from an unprivileged user.
 . "$(dirname "$0")/lib.sh"
 nq_require nvme fio python3 setpriv
 
@@ -31,11 +32,17 @@ print(d[0][sys.argv[2]] if d else "absent")' "$id" "$1"
 # Before any I/O: the domain exists, nameless until its first request.
 nq_ctl device set "$NQ_NULLB" --capacity "$CAP"
 [ "$(dev_json capacity)" = "$CAP" ] || fail "capacity hint not shown before I/O: $(dev_json capacity)"
+[ "$(dev_json tags)" = 0 ] || fail "tags $(dev_json tags) before the device's first request"
 
 d1=$(nq_connect 1) || exit 1
 d2=$(nq_connect 2) || exit 1
 nq_classes "training --share 30" "prep --share 70"
 [ "$(dev_json name)" = "$NQ_NULLB" ] || fail "device name not learnt from I/O: $(dev_json name)"
+# Its tags: null_blk's depth on each submit queue (its poll queue takes
+# no nvmet I/O).
+nb=/sys/kernel/config/nullb/$NQ_NULLB
+tags=$(($(cat "$nb/hw_queue_depth") * $(cat "$nb/submit_queues")))
+[ "$(dev_json tags)" = "$tags" ] || fail "tags $(dev_json tags), want $tags (hw_queue_depth x submit_queues)"
 
 nq_overlap_split hint "$SECS" "$FIO" training prep "$d1" "$d2"
 split=$NQ_SPLIT
@@ -84,6 +91,9 @@ refuse "" DEV_SET DEV_ID=u32:$id DEV_WRITE_COST=u32:1001
 refuse "" DEV_SET DEV_ID=u32:$id DEV_IO_COST=u32:1048577
 refuse "" DEV_SET DEV_ID=u32:0 DEV_IO_COST=u32:1
 refuse "" DEV_SET DEV_ID=u16:1 DEV_IO_COST=u32:1
+# What the engine finds out is not the admin's to set.
+refuse "" DEV_SET DEV_ID=u32:$id DEV_TAGS=u32:4
+refuse "" DEV_SET DEV_ID=u32:$id DEV_DEPTH=u64:4096
 # Valid values next to an invalid one must not be applied either.
 refuse "below 1 MB/s" DEV_SET DEV_ID=u32:$id DEV_WRITE_COST=u32:100 DEV_CAPACITY=u64:5
 out=$(setpriv --reuid=65534 --regid=65534 --clear-groups $NLRAW DEV_SET DEV_ID=u32:$id DEV_IO_COST=u32:1)
@@ -95,7 +105,7 @@ log "unprivileged tool -> $out"
 after=$("$NQ_CTL" device list --json)
 python3 - "$before" "$after" <<'PY' || fail "a refused request changed the device"
 import json, sys
-keys = ("capacity", "write_cost", "io_cost")
+keys = ("capacity", "write_cost", "io_cost", "tags")
 b, a = (json.loads(x)["devices"] for x in sys.argv[1:])
 assert [[d[k] for k in keys] for d in b] == [[d[k] for k in keys] for d in a], (b, a)
 PY

@@ -106,6 +106,7 @@ enum {
 	NVMET_QOS_A_DEV_CAPACITY,	/* u64: capacity hint, cost units/s; 0: sensed */
 	NVMET_QOS_A_DEV_ADMITTED,	/* u64: requests the engine took in */
 	NVMET_QOS_A_DEV_COMPLETED,	/* u64: of those, completed; equal when idle */
+	NVMET_QOS_A_DEV_TAGS,		/* u32: requests the device serves at once; 0: unknown */
 
 	__NVMET_QOS_A_DEV_MAX,
 	NVMET_QOS_A_DEV_MAX = (__NVMET_QOS_A_DEV_MAX - 1)
