@@ -14,6 +14,8 @@
 # does: a request waits for a free slot, not for every request ahead of
 # it. (A bandwidth-throttled null_blk serves strictly in order; there no
 # scheduler can let a small read overtake work already at the device.)
+# nvmet-qos keeps one of the 8 tags for the latency class; the test
+# checks that it found them.
 #
 # The claim needs the device, not the CPU, to be what the hosts wait for.
 # Its slots serve 1,000 requests a second (8 of 8 ms), and the bandwidth
@@ -93,6 +95,11 @@ for r in $(seq "$ROUNDS"); do
 	qos+=("$RUN_PCT")
 done
 
+tags=$("$NQ_CTL" device list --json | python3 -c '
+import json, sys
+print(*[d["tags"] for d in json.load(sys.stdin)["devices"] if d["name"] == sys.argv[1]])' "$NQ_NULLB")
+log "nvmet-qos found $tags tags on the device"
+[ "$tags" = "$SLOTS" ] || fail "nvmet-qos found ${tags:-no} tags on the device, not its $SLOTS"
 ms=$(median "${stock[@]}"); mq=$(median "${qos[@]}"); mu=$(median "${use[@]}")
 log "contended p99 as % of uncontended, per round: stock ${stock[*]}; nvmet-qos ${qos[*]}"
 log "median: stock nvmet $ms%, nvmet-qos latency class $mq%"
