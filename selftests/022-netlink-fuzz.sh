@@ -48,7 +48,17 @@ import json, sys
 s = json.loads(sys.argv[1])
 assert s["sent"] >= int(sys.argv[4]), s
 assert s["accepted"] + s["refused"] == s["sent"], s
-ev = [json.loads(l)["event"] for l in open(sys.argv[2]).read().splitlines()[int(sys.argv[3]):]]
+# One event a line, ended by "\n" alone: a name may hold U+0085 or U+2028,
+# which JSON keeps raw and str.splitlines() would split at.
+lines = open(sys.argv[2], "rb").read().split(b"\n")
+assert lines[-1] == b"", "the monitor's last line is cut: %r" % lines[-1]
+ev = []
+for n, l in enumerate(lines[int(sys.argv[3]):-1], int(sys.argv[3]) + 1):
+    try:
+        ev.append(json.loads(l)["event"])
+    except ValueError as e:
+        print("# event line %d: %s: %r" % (n, e, l))
+        raise
 got = {k: ev.count(k) for k in set(ev)}
 c = s["changes"]
 want = {"host-change": c.get("HOST_SET", 0) + c.get("HOST_DEL", 0),
