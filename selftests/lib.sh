@@ -662,10 +662,11 @@ nq_strace_ms() {
 # the seconds one host runs alone while fio starts under TCG (up to 4 pp
 # on Debian's kernel; starting took over 10 s on the debug kernel). The
 # module's own split of CLASS1 and CLASS2 over the same window is logged
-# beside it.
+# beside it. NQ_SPLIT_RATE is what both hosts moved together in the
+# window, in cost units per second.
 nq_overlap_split() {
 	local name=$1 secs=$2 args=$3 c1=$4 c2=$5 d1=$6 d2=$7 pid
-	local a0 b0 a1 b1 h10 h20 h11 h21
+	local a0 b0 a1 b1 h10 h20 h11 h21 t0 t1
 	nq_fio_hosts "$name" "$secs" "$args" "$d1" "$d2" &
 	pid=$!
 	if ! nq_overlap_start "$name" "$secs" "$d1" "$d2"; then
@@ -673,13 +674,16 @@ nq_overlap_split() {
 		NQ_SPLIT=0
 		return 1
 	fi
+	t0=${EPOCHREALTIME/./}
 	h10=$(nq_host_cost "$d1"); h20=$(nq_host_cost "$d2")
 	read -r a0 b0 < <(nq_class_costs "$c1" "$c2")
 	nq_overlap_end
 	h11=$(nq_host_cost "$d1"); h21=$(nq_host_cost "$d2")
+	t1=${EPOCHREALTIME/./}
 	read -r a1 b1 < <(nq_class_costs "$c1" "$c2")
 	wait "$pid" || fail "fio run $name failed"
 	NQ_SPLIT=$(pct $((h11 - h10)) $((h11 - h10 + h21 - h20)))
+	NQ_SPLIT_RATE=$(((h11 - h10 + h21 - h20) * 1000000 / (t1 - t0)))
 	log "$name: $c1 ${NQ_SPLIT}% by the hosts' block layers, $(pct $((a1 - a0)) $((a1 - a0 + b1 - b0)))% by nvmet-qos's class counters"
 }
 
