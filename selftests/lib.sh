@@ -671,7 +671,7 @@ nq_overlap_split() {
 	pid=$!
 	if ! nq_overlap_start "$name" "$secs" "$d1" "$d2"; then
 		wait "$pid"
-		NQ_SPLIT=0
+		NQ_SPLIT=0 NQ_SPLIT_RATE=0
 		return 1
 	fi
 	t0=${EPOCHREALTIME/./}
