@@ -362,10 +362,29 @@ static size_t utf8_len(const unsigned char *s)
 	return len;
 }
 
+/*
+ * The code point of a valid two- or three-byte sequence that JSON allows
+ * raw but a consumer may not take as text: C1 controls (U+0080..U+009F,
+ * U+009B is CSI to some terminals; U+0085 ends a line to Unicode-aware
+ * splitters) and U+2028/U+2029, which end a line for the same splitters
+ * (Python's str.splitlines()) and a string for pre-ES2019 JavaScript.
+ * Returns 0 for everything else.
+ */
+static unsigned int json_unsafe(const unsigned char *s, size_t len)
+{
+	if (len == 2 && s[0] == 0xc2 && s[1] <= 0x9f)
+		return s[1];
+	if (len == 3 && s[0] == 0xe2 && s[1] == 0x80 &&
+	    (s[2] == 0xa8 || s[2] == 0xa9))
+		return 0x2000 | (s[2] - 0x80);
+	return 0;
+}
+
 size_t json_escape(char *dst, size_t size, const char *src)
 {
 	struct sbuf sb = { .buf = dst, .size = size };
 	const unsigned char *s = (const unsigned char *)src;
+	unsigned int cp;
 	size_t n;
 
 	while (*s) {
@@ -377,7 +396,11 @@ size_t json_escape(char *dst, size_t size, const char *src)
 			sb_put_hex(&sb, "\\u00", *s++);
 		} else if (*s < 0x80) {
 			sb_putc(&sb, *s++);
-		} else if ((n = utf8_len(s))) {
+		} else if ((n = utf8_len(s)) && (cp = json_unsafe(s, n))) {
+			sb_put_hex(&sb, "\\u", cp >> 8);
+			sb_put_hex(&sb, "", cp & 0xff);
+			s += n;
+		} else if (n) {
 			while (n--)
 				sb_putc(&sb, *s++);
 		} else {

@@ -11,6 +11,7 @@
 
 #include "json.h"
 #include "ktap.h"
+#include "parse.h"
 #include "policy.h"
 
 /* JSON the reader refuses, and the start of its message (LINE:COLUMN). */
@@ -80,6 +81,38 @@ static void test_json_values(void)
 	     j->items[2].line == 4;
 	report(ok, "json_empty_object");
 	json_free(j);
+}
+
+/*
+ * What the tool writes, its reader takes back byte for byte: the strings
+ * json_escape() escapes beyond JSON's minimum (DEL, C1 controls, U+2028,
+ * U+2029) among plain UTF-8 and the escapes JSON requires.
+ */
+static void test_escape_round_trip(void)
+{
+	static const char *const in[] = {
+		"nqn.2014-08.org.nvmexpress:uuid:1", "a\"b\\c\nd\te\x7f",
+		"\xc2\x80\xc2\x85\xc2\x9b\xc2\x9f\xc2\xa0",
+		"x\xe2\x80\xa8y\xe2\x80\xa9z", "caf\xc3\xa9 \xf0\x9f\x98\x80",
+	};
+	char buf[128], err[200];
+	struct json *j;
+	bool ok = true;
+	size_t i, len;
+
+	for (i = 0; ok && i < sizeof(in) / sizeof(in[0]); i++) {
+		buf[0] = '"';
+		len = json_escape(buf + 1, sizeof(buf) - 2, in[i]);
+		ok = len + 3 <= sizeof(buf);
+		if (ok)
+			strcpy(buf + 1 + len, "\"");
+		j = ok ? json_parse(buf, err, sizeof(err)) : NULL;
+		ok = j && j->type == JSON_STRING && !strcmp(j->text, in[i]);
+		if (!ok)
+			printf("# case %zu: %s\n", i, j ? buf : err);
+		json_free(j);
+	}
+	report(ok, "json_escape_round_trip");
 }
 
 #define GOOD \
@@ -262,12 +295,13 @@ static void test_good_policy(void)
 
 int main(void)
 {
-	int total = sizeof(bad_json) / sizeof(bad_json[0]) + 4 +
+	int total = sizeof(bad_json) / sizeof(bad_json[0]) + 5 +
 		    sizeof(bad_policy) / sizeof(bad_policy[0]) + 8;
 
 	ktap_plan(total);
 	test_bad_json();
 	test_json_values();
+	test_escape_round_trip();
 	test_bad_policy();
 	test_good_policy();
 	return ktap_finish(total);
