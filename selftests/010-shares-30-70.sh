@@ -2,14 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Two hosts in classes with shares 30 and 70, both saturating a 50 MB/s
-# device with 128 KiB random reads: the split, in the module's cost
-# counters while both run, follows 30/70 within 3 percentage points.
-# Stock nvmet is measured in the same boot for contrast.
+# device with 128 KiB random reads: the split of the cost both moved
+# while both ran, as the hosts' block layers count it, follows 30/70
+# within 3 percentage points (on a slow machine whose CPU, not the
+# device, was the bottleneck, a miss is a skip: nq_judge_split). Stock
+# nvmet is measured in the same boot for contrast.
 # Transports: tcp rdma
 . "$(dirname "$0")/lib.sh"
 nq_require nvme fio python3
 
-SECS=${NQ_SECS:-20}
+SECS=${NQ_SECS:-$(nq_overlap_secs 20)}
 FIO="--rw=randread --bs=128k --iodepth=16"
 
 nq_target_setup 50 512
@@ -27,7 +29,7 @@ nq_overlap_split qos "$SECS" "$FIO" training prep "$d1" "$d2"
 split=$NQ_SPLIT
 q1=$(nq_fio_total qos 1); q2=$(nq_fio_total qos 2)
 log "nvmet-qos 30/70: host 1 ${split}% while both ran, aggregate $(((q1 + q2) / SECS / 1000)) kB/s vs stock $(((s1 + s2) / SECS / 1000)) kB/s"
-within "$split" 30 3 || fail "split ${split}/$(python3 -c "print(100 - $split)") is not within 3 pp of 30/70"
+nq_judge_split 30 131072
 "$NQ_CTL" class list | sed 's/^/# /'
 "$NQ_CTL" device list | sed 's/^/# /'
 
