@@ -11,7 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 nq_require nvme fio python3
 
-SECS=${NQ_SECS:-$(nq_overlap_secs 20)}
+SECS=${NQ_SECS:-20}
 FIO="--rw=randread --bs=128k --iodepth=16"
 
 nq_target_setup 50 512

@@ -7,8 +7,9 @@
 # moved while all fio jobs surely ran (nq_overlap_start): a whole run's
 # total adds the burst at its start and the 16 reads still in flight at
 # its end, 2.4 MB, which is 11% of a 15 s run at NQ_RATE_PCT=15.
-# Runs last 20 s: on the debug kernel over rdma the second host's fio
-# started 4 s after the first, which left less than 5 s of a 15 s run.
+# Runs last 20 s: on the debug kernel over rdma, when each host ran a
+# fio process of its own, the second host's started 4 s after the first,
+# which left less than 5 s of a 15 s run.
 # Transports: tcp rdma
 . "$(dirname "$0")/lib.sh"
 nq_require nvme fio python3

@@ -20,18 +20,12 @@ d3=$(nq_connect 3) || exit 1
 nq_load_qos
 nq_classes "seqread --share 20" "mixed --share 30" "writer --share 50"
 
-run() {
-	local h=$1 dev=$2
-	shift 2
-	fio --name="c$h" --filename="$dev" --ioengine=libaio --direct=1 \
-		--offset=$(((h - 1) * 128))M --size=128M --time_based \
-		--runtime="$SECS" --output-format=json "$@" > "$NQ_WORK/c$h.json" &
-}
-run 1 "$d1" --rw=read --bs=1M --iodepth=4
-run 2 "$d2" --rw=randrw --rwmixread=80 --bs=128k --iodepth=16
-run 3 "$d3" --rw=write --bs=256k --iodepth=8
+nq_fio_hosts mix "$SECS" "" "$d1 --rw=read --bs=1M --iodepth=4" \
+	"$d2 --rw=randrw --rwmixread=80 --bs=128k --iodepth=16" \
+	"$d3 --rw=write --bs=256k --iodepth=8" &
+fio_pid=$!
 nq_overlap_deltas mix "$SECS" nq_host_cost "$d1" "$d2" "$d3"
-wait
+wait $fio_pid || fail "fio run mix failed"
 [ ${#NQ_DELTAS[@]} -eq 3 ] || nq_finish
 
 python3 - "$NQ_WORK" "${NQ_DELTAS[@]}" <<'PY' || fail "cost shares off by more than 3 pp"
@@ -39,7 +33,7 @@ import json, sys
 want = {1: 20, 2: 30, 3: 50}
 cost = {}
 for h in want:
-    j = json.load(open(f"{sys.argv[1]}/c{h}.json"))["jobs"][0]
+    j = json.load(open(f"{sys.argv[1]}/mix.{h}.json"))["jobs"][0]
     r, w = j["read"], j["write"]
     cost[h] = int(sys.argv[1 + h])
     print(f"# host {h}: fio read {r['io_bytes']} B, wrote {w['io_bytes']} B; "

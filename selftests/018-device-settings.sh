@@ -11,7 +11,7 @@
 . "$(dirname "$0")/lib.sh"
 nq_require nvme fio python3 setpriv
 
-SECS=${NQ_SECS:-$(nq_overlap_secs 20)}
+SECS=${NQ_SECS:-20}
 FIO="--rw=randread --bs=128k --iodepth=16"
 CAP=$(nq_rate 20000000)
 NLRAW="python3 $(dirname "$0")/nlraw.py"
@@ -48,10 +48,9 @@ nq_overlap_split hint "$SECS" "$FIO" training prep "$d1" "$d2"
 split=$NQ_SPLIT
 # The hint is in cost units: 128 KiB reads cost their bytes plus the
 # 4096-byte I/O cost, as nq_host_cost counts them. Judged while both ran:
-# fio's own rates cover each host's whole run, and the hosts start
-# seconds apart (more than 10 s on the debug kernel): the one that runs
-# alone meanwhile gets the whole cap, which raises its average and the
-# sum of the two.
+# fio's own rates cover each host's whole run, ramp and tail included,
+# where one host can run alone and get the whole cap, which raises its
+# average and the sum of the two.
 got=$NQ_SPLIT_RATE
 log "hint $CAP/s: $got cost units/s while both ran, training ${split}%; fio: $(($(nq_fio_rate hint 1) + $(nq_fio_rate hint 2))) B/s of reads over each host's run"
 within "$(pct "$got" "$CAP")" 100 5 || fail "hint: $got cost units/s is not within 5% of $CAP"

@@ -12,7 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 nq_require nvme fio python3 make modprobe depmod
 
-SECS=${NQ_SECS:-$(nq_overlap_secs 15)}
+SECS=${NQ_SECS:-15}
 root=$NQ_WORK/root
 krel=$(uname -r)
 saved_modprobe=$(cat /proc/sys/kernel/modprobe)
