@@ -9,7 +9,9 @@
 # its end, 2.4 MB, which is 11% of a 15 s run at NQ_RATE_PCT=15.
 # Runs last 20 s: on the debug kernel over rdma, when each host ran a
 # fio process of its own, the second host's started 4 s after the first,
-# which left less than 5 s of a 15 s run.
+# which left less than 5 s of a 15 s run. On a slow machine a class
+# short of its ceiling is reported, a skip (nq_slow_miss); above the
+# ceiling always fails.
 # Transports: tcp rdma
 . "$(dirname "$0")/lib.sh"
 nq_require nvme fio python3
@@ -32,9 +34,15 @@ run() {
 	shift
 	nq_overlap_rates "$name" "$SECS" "$FIO" "$@"
 	rate=${NQ_RATES[0]}
+	# No window: nq_overlap_rates has failed the test already.
+	[ "$NQ_WINDOW_MS" -gt 0 ] || return
 	log "ceiling $CAP B/s, $name: $rate B/s ($(pct "$rate" "$CAP")%) over $NQ_WINDOW_MS ms${2:+, peer ${NQ_RATES[1]} B/s}"
-	within "$(pct "$rate" "$CAP")" 100 5 ||
-		fail "$name: capped class at $rate B/s, not $CAP B/s +- 5%"
+	within "$(pct "$rate" "$CAP")" 100 5 && return
+	# Short of the ceiling on a slow machine: 1.19 MB/s of 1.5 next to a
+	# peer at 2.39 on the debug kernel. Above it always fails.
+	[ "$rate" -lt "$CAP" ] && nq_slow_miss "$name: capped class at $rate B/s, short of $CAP B/s" \
+		$((rate + ${NQ_RATES[1]:-0})) "$(nq_nullb_bytes 131072)" B/s && return
+	fail "$name: capped class at $rate B/s, not $CAP B/s +- 5%"
 }
 
 run alone "$d1"
