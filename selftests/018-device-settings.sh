@@ -47,7 +47,7 @@ tags=$(($(cat "$nb/hw_queue_depth") * $(cat "$nb/submit_queues")))
 nq_overlap_split hint "$SECS" "$FIO" training prep "$d1" "$d2"
 split=$NQ_SPLIT
 # The hint is in cost units: 128 KiB reads cost their bytes plus the
-# 4096-byte I/O cost, as nq_host_cost counts them. Judged while both ran:
+# 4096-byte I/O cost, as nq_host_stats counts them. Judged while both ran:
 # fio's own rates cover each host's whole run, ramp and tail included,
 # where one host can run alone and get the whole cap, which raises its
 # average and the sum of the two.

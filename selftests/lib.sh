@@ -161,7 +161,7 @@ nq_nullb_bytes() {
 	echo $((mbps * 20971 / $1 * 50 * $1))
 }
 
-# nq_nullb_capacity BS: the same in cost units (nq_host_cost) of reads.
+# nq_nullb_capacity BS: the same in cost units (nq_host_stats) of reads.
 nq_nullb_capacity() { echo $(($(nq_nullb_bytes "$1") / $1 * ($1 + NQ_IO_COST))); }
 
 # nq_rxe_setup: soft-RoCE for NQ_TRTYPE=rdma. rxe needs an Ethernet
@@ -329,22 +329,29 @@ nq_json_get() {
 	python3 -c 'import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$1" "$2"
 }
 
+# Python for the readers of fio's JSON reports below: report(PATH) loads
+# one. fio prints lines ahead of the JSON when it is stopped (a
+# "terminating" line on SIGINT, nq_fio_stop), so anything before the
+# first line that opens an object is skipped.
+nq_fio_report='
+import json, sys
+def report(path):
+    t = open(path).read()
+    return json.loads(t[t.find("\n{") + 1 if not t.startswith("{") else 0:])
+'
+
 # nq_fio_bytes JSONFILE rw: bytes fio moved in direction rw (read|write),
 # summed over its jobs.
 nq_fio_bytes() {
-	python3 -c '
-import json, sys
-t = open(sys.argv[1]).read()
-d = json.loads(t[t.find("\n{") + 1 if not t.startswith("{") else 0:])
+	python3 -c "$nq_fio_report"'
+d = report(sys.argv[1])
 print(sum(j[sys.argv[2]]["io_bytes"] for j in d["jobs"]))' "$1" "$2"
 }
 
 # nq_fio_errors JSONFILE: total errors fio reports over its jobs.
 nq_fio_errors() {
-	python3 -c '
-import json, sys
-t = open(sys.argv[1]).read()
-d = json.loads(t[t.find("\n{") + 1 if not t.startswith("{") else 0:])
+	python3 -c "$nq_fio_report"'
+d = report(sys.argv[1])
 print(sum(j["error"] + j.get("total_err", 0) for j in d["jobs"]))' "$1"
 }
 
@@ -403,12 +410,10 @@ nq_fio_hosts() {
 		--runtime="$secs" --per_job_logs=0 --output-format=json "${jobs[@]}" \
 		> "$NQ_WORK/$name.json" 2> "$NQ_WORK/$name.err" || rc=$?
 	# Split the report by host, and name every host whose job failed.
-	bad=$(python3 - "$NQ_WORK" "$name" "$#" <<'PY'
-import json, sys
+	bad=$(python3 -c "$nq_fio_report$(cat <<'PY'
 work, name, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 try:
-    t = open(f"{work}/{name}.json").read()
-    d = json.loads(t[t.find("\n{") + 1 if not t.startswith("{") else 0:])
+    d = report(f"{work}/{name}.json")
 except (OSError, ValueError):
     print("no report", end="; ")
     sys.exit(0)
@@ -419,7 +424,7 @@ for h in range(1, n + 1):
     if not jobs or err:
         print(f"host {h}: {'error %d' % err[0] if err else 'no job'}", end="; ")
 PY
-	)
+	)" "$NQ_WORK" "$name" "$#")
 	[ -z "$bad" ] && [ "$rc" -eq 0 ] && return 0
 	fail "fio $name: ${bad:-exited $rc; }$(head -c 300 "$NQ_WORK/$name.err")"
 	return 1
@@ -445,20 +450,16 @@ print(med, gaps)' "$NQ_WORK/$1.$2_bw.log"
 
 # nq_fio_total NAME N: bytes fio moved (read + write) on host N of run NAME.
 nq_fio_total() {
-	python3 -c '
-import json, sys
-t = open(sys.argv[1]).read()
-d = json.loads(t[t.find("\n{") + 1 if not t.startswith("{") else 0:])
+	python3 -c "$nq_fio_report"'
+d = report(sys.argv[1])
 print(sum(j["read"]["io_bytes"] + j["write"]["io_bytes"] for j in d["jobs"]))' "$NQ_WORK/$1.$2.json"
 }
 
 # nq_fio_rate NAME N: bytes per second fio measured (read + write) on host N
 # of run NAME, over its own runtime rather than the nominal one.
 nq_fio_rate() {
-	python3 -c '
-import json, sys
-t = open(sys.argv[1]).read()
-d = json.loads(t[t.find("\n{") + 1 if not t.startswith("{") else 0:])
+	python3 -c "$nq_fio_report"'
+d = report(sys.argv[1])
 print(sum(j["read"]["bw_bytes"] + j["write"]["bw_bytes"] for j in d["jobs"]))' "$NQ_WORK/$1.$2.json"
 }
 
@@ -611,10 +612,6 @@ nq_host_stats() {
 	done
 }
 
-# nq_host_cost DEV, nq_host_bytes DEV: one host device's NQ_COST, NQ_BYTE.
-nq_host_cost() { nq_host_stats "$1"; echo "${NQ_COST[0]}"; }
-nq_host_bytes() { nq_host_stats "$1"; echo "${NQ_BYTE[0]}"; }
-
 # nq_now: NQ_NOW, the time in ms since the epoch. The timing helpers
 # below start no process in their loops and windows (bash's clock and a
 # read with a timeout in place of date(1) and sleep(1)): on the debug
@@ -640,23 +637,20 @@ nq_sleep_ms() {
 # the first of them was seen moving, NQ_ALL_MOVED when the last was, in
 # ms since the epoch.
 nq_await_moving() {
-	local secs=$1 d c0=() i left end s
+	local secs=$1 c0 i left end
 	shift
 	NQ_FIRST_MOVED= NQ_ALL_MOVED=
-	for d in "$@"; do
-		read -r -a s < "/sys/block/${d#/dev/}/stat"
-		c0+=("${s[0]} ${s[4]}")
-	done
+	nq_host_stats "$@"
+	c0=("${NQ_COST[@]}")
 	nq_now
 	end=$((NQ_NOW + secs * 1000))
 	while [ "$NQ_NOW" -lt "$end" ]; do
-		left=0 i=0
-		for d in "$@"; do
-			read -r -a s < "/sys/block/${d#/dev/}/stat"
-			[ "${s[0]} ${s[4]}" != "${c0[$i]}" ] || left=$((left + 1))
-			i=$((i + 1))
-		done
+		nq_host_stats "$@"
 		nq_now
+		left=0
+		for i in "${!c0[@]}"; do
+			[ "${NQ_COST[i]}" != "${c0[i]}" ] || left=$((left + 1))
+		done
 		[ "$left" -lt $# ] && [ -z "$NQ_FIRST_MOVED" ] && NQ_FIRST_MOVED=$NQ_NOW
 		[ "$left" -eq 0 ] && NQ_ALL_MOVED=$NQ_NOW && return 0
 		nq_sleep_ms 50
@@ -694,13 +688,17 @@ nq_overlap_end() { nq_now; nq_sleep_ms $((NQ_OVERLAP_END - NQ_NOW)); }
 # nq_overlap_deltas NAME SECS DEV...: with fio runs of SECS seconds
 # being started on every DEV, what each DEV moved over the window of
 # nq_overlap_start (nq_host_stats), in DEV order: NQ_COSTS in cost units,
-# NQ_BYTES in bytes; NQ_WINDOW_MS is the window's length. Returns 1, the
-# test failed, when there was no window.
+# NQ_BYTES in bytes; NQ_WINDOW_MS is the window's length. When
+# NQ_WINDOW_HOOK names a function, it runs just before the window opens
+# and just after it closes, with the argument 0 or 1: to read another
+# counter around the same window. Returns 1, the test failed, when there
+# was no window.
 nq_overlap_deltas() {
 	local name=$1 secs=$2 t0 c0 b0 i
 	shift 2
 	NQ_COSTS=() NQ_BYTES=() NQ_WINDOW_MS=0
 	nq_overlap_start "$name" "$secs" "$@" || return 1
+	[ -z "${NQ_WINDOW_HOOK:-}" ] || "$NQ_WINDOW_HOOK" 0
 	nq_host_stats "$@"
 	nq_now
 	t0=$NQ_NOW c0=("${NQ_COST[@]}") b0=("${NQ_BYTE[@]}")
@@ -708,6 +706,7 @@ nq_overlap_deltas() {
 	nq_host_stats "$@"
 	nq_now
 	NQ_WINDOW_MS=$((NQ_NOW - t0))
+	[ -z "${NQ_WINDOW_HOOK:-}" ] || "$NQ_WINDOW_HOOK" 1
 	for i in "${!c0[@]}"; do
 		NQ_COSTS+=($((NQ_COST[i] - c0[i])))
 		NQ_BYTES+=($((NQ_BYTE[i] - b0[i])))
@@ -759,31 +758,26 @@ nq_strace_ms() {
 # window only (18% against the hosts' 36%). NQ_SPLIT_RATE is what both
 # hosts moved together in the window, in cost units per second.
 nq_overlap_split() {
-	local name=$1 secs=$2 args=$3 c1=$4 c2=$5 d1=$6 d2=$7 pid
-	local a0 b0 a1 b1 h0 x y t0 j0 j1 ms
+	local name=$1 secs=$2 args=$3 c1=$4 c2=$5 d1=$6 d2=$7 pid a0 b0 a1 b1 x y
+	NQ_SPLIT=0 NQ_SPLIT_RATE=0 NQ_SPLIT_CLASSES=()
 	nq_fio_hosts "$name" "$secs" "$args" "$d1" "$d2" &
 	pid=$!
-	if ! nq_overlap_start "$name" "$secs" "$d1" "$d2"; then
+	if ! NQ_WINDOW_HOOK=nq_split_classes nq_overlap_deltas "$name" "$secs" "$d1" "$d2"; then
 		wait "$pid"
-		NQ_SPLIT=0 NQ_SPLIT_RATE=0
 		return 1
 	fi
-	j0=$("$NQ_CTL" class list --json)
-	nq_host_stats "$d1" "$d2"
-	nq_now
-	t0=$NQ_NOW h0=("${NQ_COST[@]}")
-	nq_overlap_end
-	nq_host_stats "$d1" "$d2"
-	nq_now
-	ms=$((NQ_NOW - t0)) x=$((NQ_COST[0] - h0[0])) y=$((NQ_COST[1] - h0[1]))
-	j1=$("$NQ_CTL" class list --json)
 	wait "$pid" || fail "fio run $name failed"
-	read -r a0 b0 < <(nq_class_costs "$c1" "$c2" <<< "$j0")
-	read -r a1 b1 < <(nq_class_costs "$c1" "$c2" <<< "$j1")
+	read -r a0 b0 < <(nq_class_costs "$c1" "$c2" <<< "${NQ_SPLIT_CLASSES[0]}")
+	read -r a1 b1 < <(nq_class_costs "$c1" "$c2" <<< "${NQ_SPLIT_CLASSES[1]}")
+	x=${NQ_COSTS[0]} y=${NQ_COSTS[1]}
 	NQ_SPLIT=$(pct "$x" $((x + y)))
-	NQ_SPLIT_RATE=$(((x + y) * 1000 / ms))
-	log "$name: $c1 ${NQ_SPLIT}% by the hosts' block layers over $ms ms, $(pct $((a1 - a0)) $((a1 - a0 + b1 - b0)))% by nvmet-qos's class counters"
+	NQ_SPLIT_RATE=$(((x + y) * 1000 / NQ_WINDOW_MS))
+	log "$name: $c1 ${NQ_SPLIT}% by the hosts' block layers over $NQ_WINDOW_MS ms, $(pct $((a1 - a0)) $((a1 - a0 + b1 - b0)))% by nvmet-qos's class counters"
 }
+
+# nq_split_classes 0|1: nq_overlap_split's hook, the classes' counters
+# as the tool reports them, kept as JSON and parsed after the window.
+nq_split_classes() { NQ_SPLIT_CLASSES[$1]=$("$NQ_CTL" class list --json); }
 
 # nq_judge_split WANT BS: fail unless NQ_SPLIT (nq_overlap_split) is
 # within 3 pp of WANT, the share of the first class; on a slow machine a
