@@ -773,11 +773,30 @@ nq_overlap_split() {
 	NQ_SPLIT=$(pct "$x" $((x + y)))
 	NQ_SPLIT_RATE=$(((x + y) * 1000 / NQ_WINDOW_MS))
 	log "$name: $c1 ${NQ_SPLIT}% by the hosts' block layers over $NQ_WINDOW_MS ms, $(pct $((a1 - a0)) $((a1 - a0 + b1 - b0)))% by nvmet-qos's class counters"
+	log "$name: as the window closed, $(nq_split_devices)"
 }
 
 # nq_split_classes 0|1: nq_overlap_split's hook, the classes' counters
-# as the tool reports them, kept as JSON and parsed after the window.
-nq_split_classes() { NQ_SPLIT_CLASSES[$1]=$("$NQ_CTL" class list --json); }
+# as the tool reports them, kept as JSON and parsed after the window; at
+# its end the devices too (nq_split_devices).
+nq_split_classes() {
+	NQ_SPLIT_CLASSES[$1]=$("$NQ_CTL" class list --json)
+	[ "$1" -eq 0 ] || NQ_SPLIT_DEVICES=$("$NQ_CTL" device list --json)
+}
+
+# nq_split_devices: how each device stood as nq_overlap_split's window
+# closed: its depth (what the engine lets be in flight, in cost units),
+# what was in flight and how many requests it held back. A share can bind
+# only while requests are held: with the depth above what the hosts keep
+# outstanding, the device's own queue orders them instead.
+nq_split_devices() {
+	python3 -c '
+import json, sys
+print("; ".join("%s: depth %s, %s in flight (cost units), %s requests held" %
+                (d["name"], d["depth"], d["inflight"], d["queued"])
+                for d in json.loads(sys.argv[1])["devices"]))
+' "$NQ_SPLIT_DEVICES"
+}
 
 # nq_judge_split WANT BS: fail unless NQ_SPLIT (nq_overlap_split) is
 # within 3 pp of WANT, the share of the first class; on a slow machine a
