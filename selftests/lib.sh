@@ -263,13 +263,31 @@ nq_target_teardown() {
 # nq_connect N: connect simulated host N; prints its block device. nvme-cli
 # names the controller it made, so nothing has to scan sysfs (which takes
 # seconds under TCG once there are dozens of controllers).
+#
+# nvme-cli 2.3 scans the whole topology before it connects, and with
+# other hosts' controllers going away under it (029's churn) that scan
+# has died in glibc ("free(): double free detected in tcache 2", exit
+# 134): the kernel saw no connect (029 counted one connect event fewer
+# than it ran), so nvme-cli is run again. Only a death by a signal is
+# retried, twice at most, and only while no controller of the host is
+# there; a connect nvme-cli finished and the kernel refused still fails.
 nq_connect() {
-	local out ctrl
-	out=$(nvme connect -t "$NQ_TRTYPE" -a "$(host_addr "$1")" -s "$NQ_PORT" \
-		-n "$NQ_SUBNQN" --hostnqn="$(host_nqn "$1")" \
-		--hostid="$(cat /proc/sys/kernel/random/uuid)" -o json) ||
-		die "nvme connect of host $1 failed"
-	ctrl=$(sed -n 's/.*"device" *: *"\(nvme[0-9]*\)".*/\1/p' <<< "$out")
+	local out ctrl='' try rc
+	for try in 1 2 3; do
+		out=$(nvme connect -t "$NQ_TRTYPE" -a "$(host_addr "$1")" -s "$NQ_PORT" \
+			-n "$NQ_SUBNQN" --hostnqn="$(host_nqn "$1")" \
+			--hostid="$(cat /proc/sys/kernel/random/uuid)" -o json) && break
+		rc=$?
+		if [ "$rc" -le 128 ] || [ "$try" -eq 3 ]; then
+			die "nvme connect of host $1 failed (exit $rc)"
+		fi
+		if ctrl=$(nq_host_ctrl "$1"); then
+			log "nvme connect of host $1: nvme-cli died of signal $((rc - 128)) after the host connected ($ctrl)" >&2
+			break
+		fi
+		log "nvme connect of host $1: nvme-cli died of signal $((rc - 128)) with no controller made; again" >&2
+	done
+	[ -n "$ctrl" ] || ctrl=$(sed -n 's/.*"device" *: *"\(nvme[0-9]*\)".*/\1/p' <<< "$out")
 	[ -n "$ctrl" ] || die "nvme connect of host $1 named no controller: $out"
 	for _ in $(seq 100); do
 		if [ -b "/dev/${ctrl}n1" ]; then
@@ -279,6 +297,18 @@ nq_connect() {
 		sleep 0.1
 	done
 	die "no block device for host $1 ($ctrl)"
+}
+
+# nq_host_ctrl N: host N's controller of the test subsystem, if there is
+# one (nvme-cli died after making it).
+nq_host_ctrl() {
+	local c
+	for c in /sys/class/nvme/nvme*; do
+		[ "$(cat "$c/subsysnqn" 2>/dev/null)" = "$NQ_SUBNQN" ] &&
+			[ "$(cat "$c/hostnqn" 2>/dev/null)" = "$(host_nqn "$1")" ] &&
+			{ basename "$c"; return 0; }
+	done
+	return 1
 }
 
 # nq_pin_tracepoints: hold the static keys of nvmet's two tracepoints
