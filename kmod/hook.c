@@ -524,16 +524,33 @@ static void stop_arming(void)
 	tracepoint_synchronize_unregister();
 }
 
-/* What the last wait_pending() waited for, for the detach message. */
+/*
+ * Where an unload's time went, for the detach message: the waits that are
+ * grace periods (stopping arming, Tasks RCU, unhooking) apart from the two
+ * that are about requests, so that a slow unload says which it was.
+ */
 struct drain {
-	long requests;		/* armed, not yet executed, at the start */
+	unsigned int stop_ms;	/* to stop arming, a tracepoint grace period */
+	unsigned int release_ms;	/* to release every held request */
+	long requests;		/* armed, not yet executed, after that */
 	unsigned int drain_ms;	/* until none was */
 	unsigned int rcu_ms;	/* then for Tasks RCU */
+	unsigned int unhook_ms;	/* to let go of the rest of nvmet's hooks */
 };
+
+/* Milliseconds since *t, which moves on to now. */
+static unsigned int lap(unsigned long *t)
+{
+	unsigned long now = jiffies;
+	unsigned int ms = jiffies_to_msecs(now - *t);
+
+	*t = now;
+	return ms;
+}
 
 static void wait_pending(struct drain *d)
 {
-	unsigned long start = jiffies, t0 = jiffies, t1;
+	unsigned long start = jiffies, t = jiffies;
 	long n;
 
 	d->requests = pending_sum();
@@ -545,7 +562,7 @@ static void wait_pending(struct drain *d)
 		}
 		msleep(20);
 	}
-	t1 = jiffies;
+	d->drain_ms = lap(&t);
 	/*
 	 * No task may still be preempted on a trampoline's last instructions.
 	 * Tasks RCU waits for every task to block, however long another one
@@ -553,16 +570,16 @@ static void wait_pending(struct drain *d)
 	 * 39 and 60 s seen).
 	 */
 	synchronize_rcu_tasks();
-	d->drain_ms = jiffies_to_msecs(t1 - t0);
-	d->rcu_ms = jiffies_to_msecs(jiffies - t1);
+	d->rcu_ms = lap(&t);
 }
 
 static void unbind(void)
 {
+	struct kprobe *kps[] = { &bound.uninit_kp, &bound.sq_destroy_kp };
+
 	tracepoint_probe_unregister(bound.tp_complete, probe_complete, NULL);
-	if (bound.sq_destroy_ok)
-		unregister_kprobe(&bound.sq_destroy_kp);
-	unregister_kprobe(&bound.uninit_kp);
+	/* Both at once: one RCU grace period rather than one each. */
+	unregister_kprobes(kps, bound.sq_destroy_ok ? 2 : 1);
 	tracepoint_synchronize_unregister();
 	untrack_all();
 	/* nvmet's text may go away: forget its handlers. */
@@ -575,14 +592,17 @@ static void unbind(void)
  * let go of nvmet, and say what the wait was for. Requests still armed
  * here wait for their transport (a write's data, say), not for us.
  */
-static void detach(void)
+static void detach(struct drain *d)
 {
-	struct drain d;
+	unsigned long t;
 
-	wait_pending(&d);
+	wait_pending(d);
+	t = jiffies;
 	unbind();
-	pr_info("detached from nvmet: waited %u ms for %ld request(s) not yet executed by their transport, %u ms for Tasks RCU\n",
-		d.drain_ms, d.requests, d.rcu_ms);
+	d->unhook_ms = lap(&t);
+	pr_info("detached from nvmet: %u ms to stop arming, %u ms to release held requests, %u ms for %ld request(s) not yet executed by their transport, %u ms for Tasks RCU, %u ms to unhook\n",
+		d->stop_ms, d->release_ms, d->drain_ms, d->requests,
+		d->rcu_ms, d->unhook_ms);
 }
 
 static void nvmet_coming(struct module *mod)
@@ -598,11 +618,15 @@ static void nvmet_coming(struct module *mod)
  */
 static void nvmet_going(struct module *mod)
 {
+	struct drain d = {};
+	unsigned long t = jiffies;
+
 	if (bound.mod != mod)
 		return;
 	stop_arming();
+	d.stop_ms = lap(&t);
 	WARN_ON_ONCE(pending_sum() != 0);
-	detach();
+	detach(&d);
 }
 
 static int tp_module_notify(struct notifier_block *nb, unsigned long val,
@@ -666,10 +690,15 @@ void nq_hook_exit(void)
 	mutex_lock(&bind_lock);
 	exiting = true;
 	if (bound.mod) {
+		struct drain d = {};
+		unsigned long t = jiffies;
+
 		stop_arming();
+		d.stop_ms = lap(&t);
 		/* Held requests go to nvmet now, whatever their class. */
 		nq_domains_bypass();
-		detach();
+		d.release_ms = lap(&t);
+		detach(&d);
 	}
 	mutex_unlock(&bind_lock);
 

@@ -8,7 +8,9 @@
 # returns within 10 s; I/O carries on through stock nvmet
 # until the module is back and the saved policy restored; no verify
 # error; every request of the last load accounted for. The 10 s leave
-# out the Tasks RCU grace period the unload ends with (see below).
+# out the Tasks RCU grace period the unload ends with (see below). On a
+# slow machine an unload over 10 s whose own part, releasing what the
+# module held, took less is reported, a skip (skip_later).
 # Transports: tcp rdma
 . "$(dirname "$0")/lib.sh"
 nq_require nvme fio python3 strace
@@ -50,6 +52,7 @@ done
 # command takes seconds (/bin/true 7 s, measured), and that is not the
 # module's. The command's wall time is reported beside it.
 worst=0 worst_wall=0 worst_rcu=0
+DETACH='^([0-9]+) ms to stop arming, ([0-9]+) ms to release held requests, ([0-9]+) ms for ([0-9]+) request\(s\) not yet executed by their transport, ([0-9]+) ms for Tasks RCU, ([0-9]+) ms to unhook$'
 for round in $(seq "$ROUNDS"); do
 	# Quietly: the round's line below says how many were held.
 	nq_await_held "before rmmod $round" nq_host_queued 1 > "$NQ_WORK/held"
@@ -63,22 +66,35 @@ for round in $(seq "$ROUNDS"); do
 	[ -n "$ms" ] || { fail "round $round: strace saw no delete_module: $(head -c 200 "$NQ_WORK/strace")"; break; }
 	[ "$ms" -gt "$worst" ] && worst=$ms
 	[ "$wall" -gt "$worst_wall" ] && worst_wall=$wall
-	# The module's own split of that time (its detach line): the
-	# transports' requests it waited for (a write whose data is on its
-	# way), then a Tasks RCU grace period, which lasts until every task
-	# has blocked once. The bar leaves that grace period out and reports
-	# it: over soft-RoCE under TCG some task ran 39 s, once 60 s, without
-	# blocking while the module waited for no request. Only a cheaper
-	# proof that no task is left in its code could shorten that (README,
-	# "Build and load it on a storage head").
+	# The module's own split of that time (its detach line): grace
+	# periods to stop arming and to unhook, the release of what it
+	# held, the transports' requests it waited for (a write whose data
+	# is on its way), then a Tasks RCU grace period, which lasts until
+	# every task has blocked once. The bar leaves that grace period out
+	# and reports it: over soft-RoCE under TCG some task ran 39 s, once
+	# 60 s, without blocking while the module waited for no request.
+	# Only a cheaper proof that no task is left in its code could
+	# shorten that (README, "Build and load it on a storage head").
 	split=$(dmesg | sed -n 's/.*nvmet_qos: detached from nvmet: //p' | tail -n 1)
-	rcu=$(sed -n 's/.* \([0-9]*\) ms for Tasks RCU$/\1/p' <<< "$split")
-	if [ -z "$rcu" ]; then
-		fail "round $round: no detach line with its Tasks RCU wait: ${split:-none}"
-		rcu=0
+	if [[ $split =~ $DETACH ]]; then
+		release=${BASH_REMATCH[2]} rcu=${BASH_REMATCH[5]}
+	else
+		fail "round $round: no detach line with its split: ${split:-none}"
+		release=0 rcu=0
 	fi
-	[ $((ms - rcu)) -lt 10000 ] ||
-		fail "round $round: unloading with ${held:-?} held took ${ms} ms, $((ms - rcu)) ms without Tasks RCU (kernel: $split)"
+	if [ $((ms - rcu)) -ge 10000 ]; then
+		got="round $round: unloading with ${held:-?} held took ${ms} ms, $((ms - rcu)) ms without Tasks RCU (kernel: $split)"
+		# On a slow machine the guest itself starves for seconds at a
+		# time (over soft-RoCE on the debug kernel, keep-alives
+		# 34 s late with nvmet-qos not loaded), and every grace
+		# period with it; what is the module's own, releasing what
+		# it held, must still be quick.
+		if nq_slow_machine && [ "$release" -lt 10000 ]; then
+			skip_later "slow machine, not judged: $got"
+		else
+			fail "$got"
+		fi
+	fi
 	[ "$rcu" -gt "$worst_rcu" ] && worst_rcu=$rcu
 	for p in "${pids[@]}"; do
 		kill -0 "$p" 2>/dev/null || fail "round $round: a fio ended early"
