@@ -460,10 +460,11 @@ PY
 	return 1
 }
 
-# nq_fio_persec NAME N: for a run of nq_fio_hosts whose arguments had
-# "--write_bw_log=$NQ_WORK/NAME.@N@ --log_avg_msec=1000", host N's median
-# rate over the run's seconds, in bytes/s, and how many whole seconds had
-# no completion at all (fio logs no sample for them): "MEDIAN STALLED".
+# nq_fio_persec NAME N [SECS]: for a run of nq_fio_hosts whose arguments
+# had "--write_bw_log=$NQ_WORK/NAME.@N@ --log_avg_msec=1000", host N's
+# median rate over windows of SECS of the run's logged seconds (1 unless
+# given), in bytes/s, and how many whole seconds had no completion at all
+# (fio logs no sample for them): "MEDIAN STALLED".
 nq_fio_persec() {
 	python3 -c '
 import sys
@@ -472,10 +473,26 @@ for line in open(sys.argv[1]):
     f = [x.strip() for x in line.split(",")]
     if len(f) >= 2:
         t.append(int(f[0])); v.append(int(f[1]) * 1024)
-v.sort()
-med = v[len(v) // 2] if v else 0
+k = int(sys.argv[2])
+w = sorted(sum(v[i:i + k]) // k for i in range(0, len(v) - k + 1, k))
+med = w[len(w) // 2] if w else 0
 gaps = sum(max(0, round((b - a) / 1000) - 1) for a, b in zip([0] + t, t))
-print(med, gaps)' "$NQ_WORK/$1.$2_bw.log"
+print(med, gaps)' "$NQ_WORK/$1.$2_bw.log" "${3:-1}"
+}
+
+# nq_fio_window NAME N BS: the seconds per window (for nq_fio_persec) in
+# which host N of run NAME, reading BS-byte requests, completed 40 of them
+# on average, so that one request more or less moves a window's rate by
+# at most 2.5%; at most a fifth of the run, for the median to pick from
+# five windows. A per-second median counts whole requests: at 14 reads a
+# second, one read fewer in the middle second is a 7.1% step.
+nq_fio_window() {
+	python3 -c '
+import sys, math
+v = [int(l.split(",")[1]) * 1024 for l in open(sys.argv[1]) if l.count(",") >= 1]
+mean = sum(v) / len(v) if v else 0
+k = math.ceil(40 * int(sys.argv[2]) / mean) if mean else 1
+print(max(1, min(k, len(v) // 5)))' "$NQ_WORK/$1.$2_bw.log" "$3"
 }
 
 # nq_fio_total NAME N: bytes fio moved (read + write) on host N of run NAME.
@@ -843,19 +860,20 @@ nq_judge_split() {
 }
 
 # nq_slow_miss WHAT RATE CAP UNIT: on a slow machine (nq_slow_machine),
-# report WHAT, a share, floor or ceiling missed, with the hosts' load on
-# the device (RATE of CAP, in UNIT; CAP from nq_nullb_bytes or
-# nq_nullb_capacity, 0 if unthrottled), as the reason the test ends as a
-# skip (skip_later); returns 1 elsewhere, for the caller to fail. On the
-# debug kernel the checkers made the CPU the bottleneck in some runs (two
-# hosts moved 15 to 38 reads of 128 KiB a second where null_blk serves
-# no fewer than 50: its slowest setting that passes them at all passes
-# one a tick), and in others shares missed with the device full: 010
-# split 36.43/63.57 with it 97% busy, 013's host read 37 to 47% for a
-# minute after a change to 30/70 with it 85 to 106% busy. On Debian's
-# kernel with the device at the same 8 MB/s (NQ_RATE_PCT=15) they split
-# as they should: 010 30.12, 013 30.0 +- 0.6 from the first sample, 015
-# 20.24/29.79/49.97. Why the debug kernel moves them is not known.
+# report WHAT, a share, floor, ceiling or work conservation missed, with
+# the hosts' load on the device (RATE of CAP, in UNIT; CAP from
+# nq_nullb_bytes or nq_nullb_capacity, 0 if unthrottled), as the reason
+# the test ends as a skip (skip_later); returns 1 elsewhere, for the
+# caller to fail. On the debug kernel the checkers made the CPU the
+# bottleneck in some runs (two hosts moved 15 to 38 reads of 128 KiB a
+# second where null_blk serves no fewer than 50: its slowest setting
+# that passes them at all passes one a tick), and in others shares
+# missed with the device full: 010 split 36.43/63.57 with it 97% busy,
+# 013's host read 37 to 47% for a minute after a change to 30/70 with it
+# 85 to 106% busy. On Debian's kernel with the device at the same 8 MB/s
+# (NQ_RATE_PCT=15) they split as they should: 010 30.12, 013 30.0 +- 0.6
+# from the first sample, 015 20.24/29.79/49.97. Why the debug kernel
+# moves them is not known.
 nq_slow_miss() {
 	local load="unthrottled"
 	nq_slow_machine || return 1
