@@ -278,13 +278,13 @@ nq_connect() {
 			-n "$NQ_SUBNQN" --hostnqn="$(host_nqn "$1")" \
 			--hostid="$(cat /proc/sys/kernel/random/uuid)" -o json) && break
 		rc=$?
-		if [ "$rc" -le 128 ] || [ "$try" -eq 3 ]; then
-			die "nvme connect of host $1 failed (exit $rc)"
-		fi
+		[ "$rc" -gt 128 ] || die "nvme connect of host $1 failed (exit $rc)"
 		if ctrl=$(nq_host_ctrl "$1"); then
 			log "nvme connect of host $1: nvme-cli died of signal $((rc - 128)) after the host connected ($ctrl)" >&2
 			break
 		fi
+		[ "$try" -lt 3 ] ||
+			die "nvme connect of host $1: nvme-cli died of a signal three times, no controller made"
 		log "nvme connect of host $1: nvme-cli died of signal $((rc - 128)) with no controller made; again" >&2
 	done
 	[ -n "$ctrl" ] || ctrl=$(sed -n 's/.*"device" *: *"\(nvme[0-9]*\)".*/\1/p' <<< "$out")
