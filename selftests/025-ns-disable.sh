@@ -33,11 +33,9 @@ echo 1 > "$NS/enable" || die "cannot re-enable the namespace"
 # The hosts see the namespace come back (an AEN, then a rescan).
 for h in 1 2; do
 	for _ in $(seq 100); do
-		dev=$(for c in /sys/class/nvme/nvme*; do
-			[ "$(cat "$c/hostnqn")" = "$(host_nqn $h)" ] &&
-				[ -b "/dev/$(basename "$c")n1" ] && echo "/dev/$(basename "$c")n1"
-		done)
-		[ -n "$dev" ] && dd if="$dev" of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null && break
+		ctrl=$(nq_host_ctrl "$h") && dev=/dev/${ctrl}n1 && [ -b "$dev" ] &&
+			dd if="$dev" of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null && break
+		dev=
 		sleep 0.2
 	done
 	[ -n "$dev" ] || die "host $h did not get the namespace back"
