@@ -460,24 +460,32 @@ PY
 	return 1
 }
 
+# Python for the two below: bwlog(NAME, N) reads host N's bandwidth log
+# of run NAME, its times (ms) and rates (bytes/s), one per logged second.
+nq_fio_bwlog='
+import math, sys
+def bwlog(name, n):
+    t, v = [], []
+    for line in open(f"{sys.argv[1]}/{name}.{n}_bw.log"):
+        f = line.split(",")
+        if len(f) >= 2:
+            t.append(int(f[0])); v.append(int(f[1]) * 1024)
+    return t, v
+'
+
 # nq_fio_persec NAME N [SECS]: for a run of nq_fio_hosts whose arguments
 # had "--write_bw_log=$NQ_WORK/NAME.@N@ --log_avg_msec=1000", host N's
 # median rate over windows of SECS of the run's logged seconds (1 unless
 # given), in bytes/s, and how many whole seconds had no completion at all
 # (fio logs no sample for them): "MEDIAN STALLED".
 nq_fio_persec() {
-	python3 -c '
-import sys
-t, v = [], []
-for line in open(sys.argv[1]):
-    f = [x.strip() for x in line.split(",")]
-    if len(f) >= 2:
-        t.append(int(f[0])); v.append(int(f[1]) * 1024)
-k = int(sys.argv[2])
+	python3 -c "$nq_fio_bwlog"'
+t, v = bwlog(sys.argv[2], sys.argv[3])
+k = int(sys.argv[4])
 w = sorted(sum(v[i:i + k]) // k for i in range(0, len(v) - k + 1, k))
 med = w[len(w) // 2] if w else 0
 gaps = sum(max(0, round((b - a) / 1000) - 1) for a, b in zip([0] + t, t))
-print(med, gaps)' "$NQ_WORK/$1.$2_bw.log" "${3:-1}"
+print(med, gaps)' "$NQ_WORK" "$1" "$2" "${3:-1}"
 }
 
 # nq_fio_window NAME N BS: the seconds per window (for nq_fio_persec) in
@@ -487,12 +495,11 @@ print(med, gaps)' "$NQ_WORK/$1.$2_bw.log" "${3:-1}"
 # five windows. A per-second median counts whole requests: at 14 reads a
 # second, one read fewer in the middle second is a 7.1% step.
 nq_fio_window() {
-	python3 -c '
-import sys, math
-v = [int(l.split(",")[1]) * 1024 for l in open(sys.argv[1]) if l.count(",") >= 1]
+	python3 -c "$nq_fio_bwlog"'
+t, v = bwlog(sys.argv[2], sys.argv[3])
 mean = sum(v) / len(v) if v else 0
-k = math.ceil(40 * int(sys.argv[2]) / mean) if mean else 1
-print(max(1, min(k, len(v) // 5)))' "$NQ_WORK/$1.$2_bw.log" "$3"
+k = math.ceil(40 * int(sys.argv[4]) / mean) if mean else 1
+print(max(1, min(k, len(v) // 5)))' "$NQ_WORK" "$1" "$2" "$3"
 }
 
 # nq_fio_total NAME N: bytes fio moved (read + write) on host N of run NAME.
