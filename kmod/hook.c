@@ -517,13 +517,6 @@ err:
 	return ret;
 }
 
-/* Stop arming requests; those already armed still run through us. */
-static void stop_arming(void)
-{
-	tracepoint_probe_unregister(bound.tp_init, probe_init, NULL);
-	tracepoint_synchronize_unregister();
-}
-
 /*
  * Where an unload's time went, for the detach message: the waits that are
  * grace periods (stopping arming, Tasks RCU, unhooking) apart from the two
@@ -546,6 +539,20 @@ static unsigned int lap(unsigned long *t)
 
 	*t = now;
 	return ms;
+}
+
+/*
+ * Stop arming requests; those already armed still run through us. The
+ * time it took goes in *d; returns when it ended, for the next lap().
+ */
+static unsigned long stop_arming(struct drain *d)
+{
+	unsigned long t = jiffies;
+
+	tracepoint_probe_unregister(bound.tp_init, probe_init, NULL);
+	tracepoint_synchronize_unregister();
+	d->stop_ms = lap(&t);
+	return t;
 }
 
 static void wait_pending(struct drain *d)
@@ -619,12 +626,10 @@ static void nvmet_coming(struct module *mod)
 static void nvmet_going(struct module *mod)
 {
 	struct drain d = {};
-	unsigned long t = jiffies;
 
 	if (bound.mod != mod)
 		return;
-	stop_arming();
-	d.stop_ms = lap(&t);
+	stop_arming(&d);
 	WARN_ON_ONCE(pending_sum() != 0);
 	detach(&d);
 }
@@ -691,10 +696,8 @@ void nq_hook_exit(void)
 	exiting = true;
 	if (bound.mod) {
 		struct drain d = {};
-		unsigned long t = jiffies;
+		unsigned long t = stop_arming(&d);
 
-		stop_arming();
-		d.stop_ms = lap(&t);
 		/* Held requests go to nvmet now, whatever their class. */
 		nq_domains_bypass();
 		d.release_ms = lap(&t);
