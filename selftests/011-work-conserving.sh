@@ -13,13 +13,16 @@
 nq_require nvme fio python3
 
 SECS=${NQ_SECS:-15}
+# Bytes a read: the windows, the reads counted in them and the device's
+# load are all in these units.
+BS=131072
 # Each host's fio stays on one CPU, so that the stock and the nvmet-qos
 # runs use the same queue of its connection. Left to roam, the CPU fio
 # lands on picks the queue, and on the VM's two CPUs where that queue's
 # work runs against fio moved one host's throughput by 6% from run to run
 # in one boot (stock alone: 46.1 against 49.3 MB/s), with or without
 # nvmet-qos.
-FIO="--rw=randread --bs=128k --iodepth=16 --cpus_allowed=@C@"
+FIO="--rw=randread --bs=$BS --iodepth=16 --cpus_allowed=@C@"
 
 nq_target_setup 50 512
 d1=$(nq_connect 1) || exit 1
@@ -59,7 +62,7 @@ window() {
 	local name=$1 n k w=1
 	shift
 	for n; do
-		k=$(nq_fio_window "$name" "$n" 131072) || return 1
+		k=$(nq_fio_window "$name" "$n" "$BS") || return 1
 		[ "$k" -gt "$w" ] && w=$k
 	done
 	echo "$w"
@@ -85,8 +88,8 @@ both=$(pct "$qb" "$sb")
 # Reads in a median window of a stock run, per host: one more or less is
 # 1/reads of the rate, and above 5% the comparison cannot tell a miss
 # from a request that completed a moment late.
-ra=$((sa * ka / 131072))
-rb=$((sb * kb / 131072 / 2))
+ra=$((sa * ka / BS))
+rb=$((sb * kb / BS / 2))
 log "totals (bytes / run time): stock alone $(($(nq_fio_total stock_alone 1) / SECS / 1000)) kB/s, nvmet-qos alone $(($(nq_fio_total qos_alone 1) / SECS / 1000)) kB/s"
 log "30% class alone: $((qa / 1000)) kB/s = ${alone}% of stock ($((sa / 1000)) kB/s), medians of ${ka} s windows, $ra reads each"
 log "both classes: $((qb / 1000)) kB/s = ${both}% of stock ($((sb / 1000)) kB/s), medians of ${kb} s windows, $rb reads a host each"
@@ -99,7 +102,7 @@ log "both classes: $((qb / 1000)) kB/s = ${both}% of stock ($((sb / 1000)) kB/s)
 # nvmet-qos moved 131.32% of what stock had just before.
 judge() {
 	python3 -c "import sys; sys.exit(0 if $2 >= 95 else 1)" && return 0
-	nq_slow_miss "$1: ${2}% of stock, in windows of $4 reads" "$3" "$(nq_nullb_bytes 131072)" B/s ||
+	nq_slow_miss "$1: ${2}% of stock, in windows of $4 reads" "$3" "$(nq_nullb_bytes "$BS")" B/s ||
 		fail "$1: only ${2}% of stock"
 }
 judge "idle peer" "$alone" "$sa" "$ra"
