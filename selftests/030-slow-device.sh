@@ -15,18 +15,27 @@ nq_require nvme fio python3
 SECS=${NQ_SLOW_SECS:-120}
 W=$NQ_WORK
 
-# slab NAME: objects allocated from slab cache NAME, empty if it has
-# none. Shrinking first returns the CPUs' slabs to the cache (and, under
-# KASAN, empties its quarantine of freed objects), so that /proc/slabinfo
-# counts what is allocated, not what is cached. It is read with builtins
-# right after: on a debug kernel under load, starting /bin/true took 7 s,
-# in which the CPUs' slabs and the quarantine can fill again.
+# slab NAME [READS]: objects allocated from slab cache NAME, empty if it
+# has none; the least of READS reads (default 1). Shrinking first returns
+# the CPUs' slabs to the cache (and, under KASAN, empties its quarantine
+# of freed objects), so that /proc/slabinfo counts what is allocated, not
+# what is cached. It is read with builtins right after: on a debug kernel
+# under load, starting /bin/true took 7 s, in which the CPUs' slabs and
+# the quarantine can fill again. Under load even a builtin read can come
+# late (one counted 377 objects where 128 requests at most were out), so
+# samples take the least of several: what refilled since a shrink varies
+# from read to read, while what is allocated, a leak included, is in all.
 slab() {
-	local name active rest
-	echo 1 > "/sys/kernel/slab/$1/shrink" 2>/dev/null
-	while read -r name active rest; do
-		[ "$name" = "$1" ] && { echo "$active"; return; }
-	done < /proc/slabinfo
+	local name active rest low= i
+	for ((i = 0; i < ${2:-1}; i++)); do
+		echo 1 2>/dev/null > "/sys/kernel/slab/$1/shrink"
+		while read -r name active rest; do
+			[ "$name" = "$1" ] || continue
+			[ -z "$low" ] || [ "$active" -lt "$low" ] && low=$active
+			break
+		done < /proc/slabinfo
+	done
+	echo "$low"
 }
 unreclaimable() { awk '/^SUnreclaim:/ { print $2 }' /proc/meminfo; }
 
@@ -70,7 +79,7 @@ while [ $((SECONDS - t0)) -lt $((SECS - 12)) ]; do
 	next=$((next + 10))
 	[ "$SECONDS" -lt "$next" ] && sleep $((next - SECONDS))
 	held=$(nq_held_total)
-	samples+=("$(slab tracked)")
+	samples+=("$(slab tracked 5)")
 	log "t=$((SECONDS - t0))s: $held held, tracked cache ${samples[-1]} objects, SUnreclaim $(unreclaimable) kB"
 done
 for i in 0 1 2 3; do
