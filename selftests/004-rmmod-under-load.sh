@@ -82,6 +82,11 @@ for round in $(seq "$ROUNDS"); do
 		fail "round $round: no detach line with its split: ${split:-none}"
 		release=0 rcu=0
 	fi
+	# The module's whole exit, the detach above included; the rest of
+	# the unload is the module loader's (its own RCU grace periods).
+	exit_ms=$(dmesg | sed -n 's/.*nvmet_qos: exit done in \([0-9]*\) ms$/\1/p' | tail -n 1)
+	[ -n "$exit_ms" ] || { fail "round $round: no exit line"; exit_ms=0; }
+	split="$split; whole exit $exit_ms ms, module loader $((ms > exit_ms ? ms - exit_ms : 0)) ms"
 	if [ $((ms - rcu)) -ge 10000 ]; then
 		got="round $round: unloading with ${held:-?} held took ${ms} ms, $((ms - rcu)) ms without Tasks RCU (kernel: $split)"
 		# On a slow machine the guest itself starves for seconds at a
