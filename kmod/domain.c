@@ -383,8 +383,8 @@ static void update_rate(struct nq_domain *d, u64 now)
 		return;
 	list_for_each_entry(fl, &d->flow_list, lnode)
 		nq_stats_tick(&fl->stats, now);
-	d->rate = div64_u64((d->sched.completed_cost - d->rate_cost) * NSEC_PER_SEC,
-			    now - d->rate_ns);
+	d->rate = nqs_rate(d->sched.completed_cost - d->rate_cost,
+			   now - d->rate_ns);
 	d->rate_cost = d->sched.completed_cost;
 	d->rate_ns = now;
 }

@@ -14,6 +14,24 @@
 #define CEIL_BURST_NS	(20ULL * 1000 * 1000)	/* default burst: 20 ms */
 #define CEIL_BURST_MIN	(256ULL << 10)
 #define LAG_MAX		(2 * QUANTUM)	/* bounded credit of a skipped class */
+/*
+ * Bound on a class's virtual lead over the domain's clock (a class served
+ * for its floor beyond its share runs ahead without limit otherwise). Far
+ * above any lead that decides a pick (one request at share 1 is < 2^46),
+ * far below the 2^63 where comparing by difference breaks.
+ */
+#define LEAD_MAX	(1ULL << 60)
+/* A floor this far behind goes before a latency class (see sched.h). */
+#define FLOOR_GRACE_NS	(5ULL * 1000 * 1000)
+/*
+ * Bounds that keep the token and tag arithmetic finite whatever the policy
+ * (rates down to 1/s) and however many held requests are released at once:
+ * a bucket's debt stays below 2^62 and pays off within 2^60 ns; a
+ * reservation tag stays within 2^60 ns of now.
+ */
+#define DEBT_MAX	(1LL << 62)
+#define DEBT_MAX_NS	(1ULL << 60)
+#define RTAG_AHEAD_MAX	(1ULL << 60)
 #define REFILL_MAX_NS	(10 * NQS_NSEC)
 #define CAP_BURST_NS	(10ULL * 1000 * 1000)	/* capacity hint: 10 ms */
 
@@ -56,8 +74,34 @@ static void link_del(struct nqs_link *n)
 	link_init(n);
 }
 
+/* Virtual times wrap: compare them only by their difference. */
+static s64 vdiff(u64 a, u64 b)
+{
+	return (s64)(a - b);
+}
+
+static bool vbefore(u64 a, u64 b)
+{
+	return vdiff(a, b) < 0;
+}
+
+static u64 vmax(u64 a, u64 b)
+{
+	return vbefore(a, b) ? b : a;
+}
+
 /* Token buckets for ceilings. Tokens may go negative: a large request
  * borrows and the class waits until the debt is paid. */
+/*
+ * The deepest debt of @b: what its rate pays off in DEBT_MAX_NS, so that
+ * neither the tokens nor the time they are paid by can overflow.
+ */
+static s64 bucket_debt_max(const struct nqs_bucket *b)
+{
+	return -(s64)min(nqs_mul_div(b->rate, DEBT_MAX_NS, NQS_NSEC),
+			 (u64)DEBT_MAX);
+}
+
 static void bucket_set(struct nqs_bucket *b, u64 rate, u64 cap, u64 now)
 {
 	bool was_unlimited = !b->rate;
@@ -68,6 +112,8 @@ static void bucket_set(struct nqs_bucket *b, u64 rate, u64 cap, u64 now)
 		b->tokens = cap;
 		b->last = now;
 	}
+	if (rate)
+		b->tokens = max(b->tokens, bucket_debt_max(b));
 }
 
 static void bucket_refill(struct nqs_bucket *b, u64 now)
@@ -88,11 +134,19 @@ static void bucket_refill(struct nqs_bucket *b, u64 now)
 	b->last = now - dt + nqs_mul_div(add, NQS_NSEC, b->rate);
 }
 
-/* Only a bucket with a rate counts: an unlimited one never goes into debt. */
+/*
+ * Only a bucket with a rate counts: an unlimited one never goes into debt.
+ * A release of many held requests at once may charge more than a bounded
+ * debt; the rest is forgiven.
+ */
 static void bucket_take(struct nqs_bucket *b, u64 n)
 {
-	if (b->rate)
-		b->tokens -= n;
+	s64 floor = bucket_debt_max(b);
+
+	if (!b->rate)
+		return;
+	n = min(n, (u64)DEBT_MAX);
+	b->tokens = b->tokens - (s64)n < floor ? floor : b->tokens - (s64)n;
 }
 
 static bool bucket_ok(const struct nqs_bucket *b)
@@ -110,9 +164,12 @@ static bool bucket_allows(struct nqs_bucket *b, u64 now)
 /* When the bucket's debt will be paid, in ns; 0 if it is not in debt. */
 static u64 bucket_ready_at(const struct nqs_bucket *b)
 {
+	u64 wait;
+
 	if (bucket_ok(b))
 		return 0;
-	return b->last + nqs_mul_div((u64)-b->tokens, NQS_NSEC, b->rate) + 1;
+	wait = min(nqs_mul_div((u64)-b->tokens, NQS_NSEC, b->rate), DEBT_MAX_NS);
+	return b->last + wait + 1;
 }
 
 static u64 ceil_cap(u64 rate, u64 burst, u64 floor)
@@ -206,14 +263,44 @@ u64 nqs_req_cost(const struct nqs_domain *d, u32 bytes, bool write)
 	return c + d->cost.io_cost;
 }
 
-/* A class with nothing held restarts at the domain's virtual clock: time
- * spent idle earns no credit. */
+/*
+ * A class with nothing held restarts at the domain's virtual clock: time
+ * spent idle earns no credit. What it keeps is its lead when it went idle,
+ * less what the clock moved since. Both are differences, so this holds
+ * across a wrap; an idle spell so long that the clock moved 2^64 or more
+ * at worst leaves it that lead (one request's worth) behind the others.
+ */
+static void class_resume(struct nqs_domain *d, struct nqs_class *c)
+{
+	s64 lead = vdiff(c->vtime, c->idle_vclock);
+	u64 moved = d->vclock - c->idle_vclock;
+
+	if (lead <= 0 || moved >= (u64)lead)
+		c->vtime = d->vclock;
+	else
+		c->vtime = d->vclock + ((u64)lead - moved);
+}
+
+/* Going idle: remember the clock, for class_resume(). */
+static void class_idle(struct nqs_domain *d, struct nqs_class *c)
+{
+	if (vbefore(c->vtime, d->vclock))
+		c->vtime = d->vclock;
+	c->idle_vclock = d->vclock;
+}
+
 static void class_activate(struct nqs_domain *d, struct nqs_class *c)
 {
 	if (!link_empty(&c->active))
 		return;
-	c->vtime = max(c->vtime, d->vclock);
+	class_resume(d, c);
 	link_add_tail(&c->active, &d->active);
+}
+
+static void class_deactivate(struct nqs_domain *d, struct nqs_class *c)
+{
+	link_del(&c->active);
+	class_idle(d, c);
 }
 
 static void flow_enqueue(struct nqs_domain *d, struct nqs_flow *f,
@@ -224,6 +311,7 @@ static void flow_enqueue(struct nqs_domain *d, struct nqs_flow *f,
 	if (link_empty(&f->queue)) {
 		f->deficit = 0;
 		link_add_tail(&f->rr, &c->flows);
+		c->nr_backlogged++;
 	}
 	link_add_tail(&r->node, &f->queue);
 	f->nr_queued++;
@@ -241,10 +329,12 @@ static void flow_unlink(struct nqs_domain *d, struct nqs_flow *f,
 	f->nr_queued--;
 	c->nr_queued--;
 	d->nr_queued--;
-	if (link_empty(&f->queue))
+	if (link_empty(&f->queue)) {
 		link_del(&f->rr);
+		c->nr_backlogged--;
+	}
 	if (link_empty(&c->flows))
-		link_del(&c->active);
+		class_deactivate(d, c);
 }
 
 static struct nqs_req *flow_head(const struct nqs_flow *f)
@@ -259,10 +349,11 @@ static bool class_within_ceiling(struct nqs_class *c, u64 now)
 	return bucket_allows(&c->ceil_i, now) && bytes;
 }
 
-static bool class_below_floor(const struct nqs_class *c, u64 now)
+/* Whether the class is below its floor by at least @grace ns. */
+static bool class_below_floor(const struct nqs_class *c, u64 now, u64 grace)
 {
-	return (c->conf.floor_bps && c->rtag_b <= now) ||
-	       (c->conf.floor_iops && c->rtag_i <= now);
+	return (c->conf.floor_bps && c->rtag_b + grace <= now) ||
+	       (c->conf.floor_iops && c->rtag_i + grace <= now);
 }
 
 static u64 class_rtag(const struct nqs_class *c)
@@ -281,43 +372,109 @@ static u64 vstep(u64 cost, u32 weight)
 	return nqs_div(cost * VSCALE, weight ? weight : 1);
 }
 
-/* Charge a dispatched request to its class and put it in flight. */
-static void charge(struct nqs_domain *d, struct nqs_req *r, u64 now)
+/*
+ * A reservation tag moved on by @step ns from no earlier than RES_SLACK_NS
+ * ago, and no further than RTAG_AHEAD_MAX ahead of now.
+ */
+static u64 rtag_next(u64 tag, u64 step, u64 now)
 {
-	struct nqs_class *c = r->flow->cls;
 	u64 from = now > RES_SLACK_NS ? now - RES_SLACK_NS : 0;
 
-	c->vtime += vstep(r->cost, c->conf.weight);
-	bucket_take(&c->ceil_b, r->bytes);
-	bucket_take(&c->ceil_i, 1);
-	if (c->conf.floor_bps)
-		c->rtag_b = max(c->rtag_b, from) +
-			    nqs_mul_div(r->bytes, NQS_NSEC, c->conf.floor_bps);
-	if (c->conf.floor_iops)
-		c->rtag_i = max(c->rtag_i, from) +
-			    nqs_div(NQS_NSEC, c->conf.floor_iops);
+	tag = max(tag, from);
+	step = min(step, RTAG_AHEAD_MAX);
+	return min(tag + step, now + RTAG_AHEAD_MAX);
+}
+
+/* Put a request in flight: the device's accounting, not the class's. */
+static void put_in_flight(struct nqs_domain *d, struct nqs_req *r)
+{
+	struct nqs_class *c = r->flow->cls;
+
 	c->disp_ios++;
 	c->disp_bytes[r->write] += r->bytes;
 	c->disp_cost += r->cost;
 	d->inflight += r->cost;
 	d->inflight_ios++;
-	bucket_take(&d->capacity, r->cost);
 }
 
-/* Deficit round robin among the class's backlogged flows. */
+/* Charge a dispatched request to its class and put it in flight. */
+static void charge(struct nqs_domain *d, struct nqs_req *r, u64 now)
+{
+	struct nqs_class *c = r->flow->cls;
+
+	c->vtime += vstep(r->cost, c->conf.weight);
+	if (vdiff(c->vtime, d->vclock) > (s64)LEAD_MAX)
+		c->vtime = d->vclock + LEAD_MAX;
+	bucket_take(&c->ceil_b, r->bytes);
+	bucket_take(&c->ceil_i, 1);
+	if (c->conf.floor_bps)
+		c->rtag_b = rtag_next(c->rtag_b, nqs_mul_div(r->bytes, NQS_NSEC,
+							     c->conf.floor_bps),
+				      now);
+	if (c->conf.floor_iops)
+		c->rtag_i = rtag_next(c->rtag_i,
+				      nqs_div(NQS_NSEC, c->conf.floor_iops), now);
+	bucket_take(&d->capacity, r->cost);
+	put_in_flight(d, r);
+}
+
+static u64 flow_quantum(const struct nqs_flow *f)
+{
+	return max(nqs_div(QUANTUM * f->weight, 100), QUANTUM_MIN);
+}
+
+/*
+ * After a pass in which no flow could send: the fewest rounds after which
+ * one can, granted to every flow at once. Those rounds would have sent
+ * nothing, so skipping them is plain DRR, in one pass instead of a walk
+ * of every flow per round (with 4 MiB writes at host weight 1, ~2,000
+ * rounds times the hosts, under the domain's lock).
+ */
+static void skip_empty_rounds(struct nqs_class *c)
+{
+	struct nqs_link *l;
+	u64 k = ~0ULL;
+
+	for (l = c->flows.next; l != &c->flows; l = l->next) {
+		struct nqs_flow *f = nqs_entry(l, struct nqs_flow, rr);
+		s64 need = (s64)flow_head(f)->cost - f->deficit;
+		u64 q = flow_quantum(f);
+
+		k = min(k, need > 0 ? ((u64)need + q - 1) / q : 0);
+	}
+	for (l = c->flows.next; l != &c->flows; l = l->next) {
+		struct nqs_flow *f = nqs_entry(l, struct nqs_flow, rr);
+
+		f->deficit += k * flow_quantum(f);
+	}
+}
+
+/*
+ * Deficit round robin among the class's backlogged flows: the head flow
+ * sends while its deficit covers its next request, then gets its quantum
+ * and goes to the back. At most three passes over the flows per request,
+ * one when every flow can send at its turn (the quantum covers its
+ * requests, as with the default quantum and requests up to 128 KiB).
+ */
 static struct nqs_flow *pick_flow(struct nqs_class *c)
 {
+	u32 turns = 0;
+
 	for (;;) {
 		struct nqs_flow *f = nqs_entry(c->flows.next, struct nqs_flow, rr);
-		u64 q = max(nqs_div(QUANTUM * f->weight, 100), QUANTUM_MIN);
+		s64 cost = (s64)flow_head(f)->cost;
 
-		if (f->deficit >= (s64)flow_head(f)->cost) {
-			f->deficit -= flow_head(f)->cost;
+		if (f->deficit >= cost) {
+			f->deficit -= cost;
 			return f;
 		}
-		f->deficit += q;
+		f->deficit += flow_quantum(f);
 		link_del(&f->rr);
 		link_add_tail(&f->rr, &c->flows);
+		if (++turns == c->nr_backlogged) {
+			skip_empty_rounds(c);
+			turns = 0;
+		}
 	}
 }
 
@@ -341,28 +498,40 @@ static struct nqs_class *pick_class(struct nqs_domain *d, u64 now,
 				    bool lat_only, bool *weighted)
 {
 	struct nqs_class *res = NULL, *lat = NULL, *fair = NULL;
+	bool urgent = false;
 	struct nqs_link *l;
 
 	for (l = d->active.next; l != &d->active; l = l->next) {
 		struct nqs_class *c = nqs_entry(l, struct nqs_class, active);
 
+		/*
+		 * A skipped class keeps a bounded credit, not an unlimited
+		 * one; bounding it on every pick, ceiling or not, also keeps
+		 * its distance to the clock far from where a wrap matters.
+		 */
+		if (vdiff(d->vclock, c->vtime) > (s64)vstep(LAG_MAX, c->conf.weight))
+			c->vtime = d->vclock - vstep(LAG_MAX, c->conf.weight);
 		if (!class_within_ceiling(c, now))
 			continue;
-		/* A skipped class keeps a bounded lead, not unlimited credit. */
-		if (c->vtime + vstep(LAG_MAX, c->conf.weight) < d->vclock)
-			c->vtime = d->vclock - vstep(LAG_MAX, c->conf.weight);
-		if (class_below_floor(c, now) &&
-		    (!res || class_rtag(c) < class_rtag(res)))
+		if (class_below_floor(c, now, 0) &&
+		    (!res || class_rtag(c) < class_rtag(res))) {
 			res = c;
+			urgent = class_below_floor(c, now, FLOOR_GRACE_NS);
+		}
 		if (c->conf.latency && small_head(c) &&
-		    c->vtime <= d->vclock + vstep(LAT_SLACK, c->conf.weight) &&
-		    (!lat || c->vtime < lat->vtime))
+		    vdiff(c->vtime, d->vclock) <=
+			    (s64)vstep(LAT_SLACK, c->conf.weight) &&
+		    (!lat || vbefore(c->vtime, lat->vtime)))
 			lat = c;
-		if (!fair || c->vtime < fair->vtime)
+		if (!fair || vbefore(c->vtime, fair->vtime))
 			fair = c;
 	}
 	*weighted = false;
-	if (lat || lat_only)
+	if (lat_only)
+		return lat;
+	if (res && urgent)
+		return res;
+	if (lat)
 		return lat;
 	if (res)
 		return res;
@@ -447,7 +616,7 @@ struct nqs_req *nqs_next(struct nqs_domain *d, u64 now)
 	if (!c)
 		return NULL;
 	if (weighted)
-		d->vclock = max(d->vclock, c->vtime);
+		d->vclock = vmax(d->vclock, c->vtime);
 	f = pick_flow(c);
 	r = flow_head(f);
 	flow_unlink(d, f, r);
@@ -467,9 +636,10 @@ bool nqs_submit(struct nqs_domain *d, struct nqs_req *r, u64 now)
 	if (!d->nr_queued &&
 	    (has_room(d) || (latency_small(r) && has_lat_room(d))) &&
 	    within_capacity(d, now) && class_within_ceiling(c, now)) {
-		c->vtime = max(c->vtime, d->vclock);
-		d->vclock = max(d->vclock, c->vtime);
+		class_resume(d, c);
+		d->vclock = vmax(d->vclock, c->vtime);
 		charge(d, r, now);
+		class_idle(d, c);
 		return true;
 	}
 	if (!has_room(d))
@@ -703,7 +873,7 @@ struct nqs_req *nqs_flow_pop(struct nqs_domain *d, struct nqs_flow *f,
 	if (!r)
 		r = flow_head(f);
 	flow_unlink(d, f, r);
-	charge(d, r, r->queued_ns);
+	put_in_flight(d, r);
 	return r;
 }
 
@@ -735,12 +905,14 @@ void nqs_flow_set_class(struct nqs_domain *d, struct nqs_flow *f,
 		return;
 	}
 	link_del(&f->rr);
+	old->nr_backlogged--;
 	old->nr_queued -= f->nr_queued;
 	if (link_empty(&old->flows))
-		link_del(&old->active);
+		class_deactivate(d, old);
 	f->cls = c;
 	f->deficit = 0;
 	link_add_tail(&f->rr, &c->flows);
+	c->nr_backlogged++;
 	c->nr_queued += f->nr_queued;
 	class_activate(d, c);
 }

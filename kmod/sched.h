@@ -10,12 +10,24 @@
  * ("depth", in cost units) be in flight at the device and holds the rest.
  * Whenever there is room it dispatches, in order of precedence:
  *
- *   1. a class below its floor (bytes/s or IOPS reservation), earliest
- *      reservation tag first;
+ *   1. a class more than FLOOR_GRACE (5 ms) behind its floor (bytes/s or
+ *      IOPS reservation), earliest reservation tag first;
  *   2. a latency class with a small request, while it is not ahead of its
  *      share by more than a small slack;
- *   3. the class with the smallest virtual time (start-time fair queueing:
+ *   3. a class below its floor, earliest reservation tag first;
+ *   4. the class with the smallest virtual time (start-time fair queueing:
  *      dispatching cost c advances a class's virtual time by c / weight).
+ *
+ * A floor is a promise and wins over any window longer than a few
+ * milliseconds; within that, a latency class's small reads go ahead of a
+ * floor that is merely due, so that a floor class does not put its
+ * requests in front of every inference read (see docs/design.md).
+ *
+ * Virtual times are u64 and wrap (at 23.5 GB/s a class of share 1 wraps
+ * in about a week): they are only ever compared by their difference, which
+ * the core keeps far below 2^63 (a class's lead on the domain's clock is
+ * capped, its lag bounded while it is busy, and an idle class keeps only
+ * its lead, measured against the clock when it went idle).
  *
  * A class above its ceiling (token buckets in bytes/s and IOPS, with a
  * burst) is skipped until its tokens return. A class that was idle restarts
@@ -104,10 +116,12 @@ struct nqs_class {
 	struct nqs_link flows;		/* backlogged flows, round robin */
 	struct nqs_class_conf conf;
 	u64 vtime;			/* virtual time, cost units * scale */
+	u64 idle_vclock;		/* domain's vclock when it went idle */
 	u64 rtag_b, rtag_i;		/* reservation tags, ns */
 	struct nqs_bucket ceil_b, ceil_i;
 	u32 nr_queued;
 	u32 nr_flows;			/* flows attached (held or not) */
+	u32 nr_backlogged;		/* flows on @flows */
 	/* statistics, cumulative */
 	u64 disp_ios, disp_bytes[2], disp_cost;	/* [0] read, [1] write */
 };
@@ -207,6 +221,15 @@ void nqs_flow_set_class(struct nqs_domain *d, struct nqs_flow *f,
 u64 nqs_req_cost(const struct nqs_domain *d, u32 bytes, bool write);
 
 /*
+ * Units per second from @delta units over @dt_ns, without overflow at any
+ * rate a device reaches or after any gap (0 for an empty interval).
+ */
+static inline u64 nqs_rate(u64 delta, u64 dt_ns)
+{
+	return dt_ns ? nqs_mul_div(delta, NQS_NSEC, dt_ns) : 0;
+}
+
+/*
  * Offer @r (with flow, bytes and write set) to the domain. Returns true when
  * it may go to the device now (it is then accounted in flight), false when
  * it is held; held requests come back from nqs_next().
@@ -229,7 +252,10 @@ u64 nqs_next_event(struct nqs_domain *d, u64 now);
 /*
  * Remove held request @r (or, with @r NULL, the oldest of @f) and put it
  * in flight regardless of limits: for releasing requests whose queue is
- * going away. Returns the request, or NULL if @f holds none.
+ * going away. It is not charged to its class's share, ceilings or floors,
+ * nor to the capacity hint: a release of thousands of held requests would
+ * otherwise leave them in debt for as long as those requests take at the
+ * ceiling's rate. Returns the request, or NULL if @f holds none.
  */
 struct nqs_req *nqs_flow_pop(struct nqs_domain *d, struct nqs_flow *f,
 			     struct nqs_req *r);

@@ -48,10 +48,10 @@ void nq_stats_tick(struct nq_flow_stats *s, u64 now)
 	u64 dt = now - s->tick_ns;
 
 	if (s->tick_ns && dt) {
-		s->rate_bps = (s->rate_bps +
-			       div64_u64((bytes - s->tick_bytes) * NSEC_PER_SEC, dt)) / 2;
-		s->rate_iops = (s->rate_iops +
-				div64_u64((ios - s->tick_ios) * NSEC_PER_SEC, dt)) / 2;
+		s->rate_bps = s->rate_bps / 2 +
+			      nqs_rate(bytes - s->tick_bytes, dt) / 2;
+		s->rate_iops = s->rate_iops / 2 +
+			       nqs_rate(ios - s->tick_ios, dt) / 2;
 	}
 	s->tick_ns = now;
 	s->tick_bytes = bytes;

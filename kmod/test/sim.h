@@ -71,6 +71,8 @@ struct sim {
 	u64 rng;
 	u64 worker_at;		/* pending worker run, 0 if none */
 	u64 sched_calls;
+	bool time_calls;	/* measure each nqs_next() call */
+	u64 call_max_ns;	/* the longest one */
 };
 
 void sim_init(struct sim *s, u32 nr_classes, u32 nr_hosts, u64 dev_bps,

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What the test files of the scheduler core share: KTAP results, checks. */
+#ifndef _NQ_KTAP_H
+#define _NQ_KTAP_H
+
+#include "sim.h"
+
+#define MS	1000000ULL
+#define SEC	1000000000ULL
+#define MB	1000000ULL
+
+void result(bool ok, const char *name);
+bool near(double got, double want, double tol, const char *what);
+void set_weight(struct sim *s, u32 cls, u32 w);
+u64 measure(struct sim *s, u64 warm, u64 window);
+
+/* scale_test.c: what only shows at the array's speed and size. */
+void test_vtime_wrap(void);
+void test_rates(void);
+void test_extremes(void);
+void test_drr_bounded(void);
+void test_host_weights(void);
+void test_latency_vs_floor(void);
+
+#endif
