@@ -11,7 +11,10 @@
  * that nvmet_sq_destroy() never waits on us.
  *
  * Domains and flows live until module unload; the I/O path looks them up
- * under RCU and creates them with GFP_ATOMIC.
+ * under RCU and creates them with GFP_ATOMIC. Both are hashed in tables
+ * sized for the most the module takes (NQ_MAX_DOMAINS devices, 65,536
+ * hosts on one or two devices each), so a lookup costs about one entry
+ * whatever the number of hosts and devices.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -29,18 +32,21 @@
 #include "nvmet-qos.h"
 
 #define RELEASE_SCAN_NS		(20 * NSEC_PER_MSEC)
-#define FLOW_HASH_BITS		6
+#define DOMAIN_HASH_BITS	10	/* NQ_MAX_DOMAINS */
+#define FLOW_HASH_BITS		16
 
 struct nq_flow {
 	struct nqs_flow f;
 	struct nq_host *host;
-	struct hlist_node hnode;
-	struct list_head lnode;
+	struct nq_domain *dom;
+	struct hlist_node hnode;	/* in flow_hash */
+	struct list_head lnode;		/* on dom->flow_list */
 	struct nq_flow_stats stats;
 };
 
 struct nq_domain {
 	struct list_head node;		/* on domains */
+	struct hlist_node hnode;	/* in domain_hash */
 	u32 key;
 	char name[32];
 	bool named;			/* name known (set by I/O, not netlink) */
@@ -48,7 +54,6 @@ struct nq_domain {
 	struct nqs_domain sched;
 	struct nqs_class cls[NQ_MAX_CLASSES];
 	u32 cls_gen[NQ_MAX_CLASSES];	/* 0: slot not initialised */
-	DECLARE_HASHTABLE(flows, FLOW_HASH_BITS);
 	struct list_head flow_list;
 	struct work_struct work;
 	struct hrtimer timer;
@@ -61,7 +66,11 @@ struct nq_domain {
 };
 
 static LIST_HEAD(domains);
+static DEFINE_HASHTABLE(domain_hash, DOMAIN_HASH_BITS);
 static DEFINE_SPINLOCK(domains_lock);
+/* Every flow, by host and domain; added under its domain's lock and this. */
+static DEFINE_HASHTABLE(flow_hash, FLOW_HASH_BITS);
+static DEFINE_SPINLOCK(flows_lock);
 static int nr_domains;
 static struct workqueue_struct *nq_wq;
 static bool bypass_all;
@@ -89,17 +98,28 @@ static struct nqs_class *domain_class(struct nq_domain *d, int id)
 	return &d->cls[id];
 }
 
-static struct nq_flow *flow_find(struct nq_domain *d, struct nq_host *host)
+static unsigned long flow_key(const struct nq_domain *d,
+			      const struct nq_host *host)
 {
-	struct nq_flow *fl;
-
-	hash_for_each_possible(d->flows, fl, hnode, (unsigned long)host)
-		if (fl->host == host)
-			return fl;
-	return NULL;
+	return (unsigned long)host ^ hash_ptr(d, BITS_PER_LONG);
 }
 
-/* Under d->lock. */
+static struct nq_flow *flow_find(struct nq_domain *d, struct nq_host *host)
+{
+	struct nq_flow *fl, *found = NULL;
+
+	rcu_read_lock();
+	hash_for_each_possible_rcu(flow_hash, fl, hnode, flow_key(d, host)) {
+		if (fl->host == host && fl->dom == d) {
+			found = fl;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return found;
+}
+
+/* Under d->lock, which also keeps two CPUs from adding one flow twice. */
 static struct nq_flow *flow_get(struct nq_domain *d, struct nq_host *host)
 {
 	struct nq_flow *fl = flow_find(d, host);
@@ -113,9 +133,12 @@ static struct nq_flow *flow_get(struct nq_domain *d, struct nq_host *host)
 		return NULL;
 	nq_host_policy(host, &class_id, &weight);
 	fl->host = host;
+	fl->dom = d;
 	nqs_flow_init(&fl->f, domain_class(d, class_id), weight);
-	hash_add(d->flows, &fl->hnode, (unsigned long)host);
 	list_add_tail(&fl->lnode, &d->flow_list);
+	spin_lock(&flows_lock);
+	hash_add_rcu(flow_hash, &fl->hnode, flow_key(d, host));
+	spin_unlock(&flows_lock);
 	return fl;
 }
 
@@ -206,11 +229,13 @@ static void domain_work(struct work_struct *w)
 	}
 }
 
+/* Under RCU or domains_lock. */
 static struct nq_domain *domain_find(u32 key)
 {
 	struct nq_domain *d;
 
-	list_for_each_entry_rcu(d, &domains, node)
+	hash_for_each_possible_rcu(domain_hash, d, hnode, key,
+				   lockdep_is_held(&domains_lock))
 		if (d->key == key)
 			return d;
 	return NULL;
@@ -229,7 +254,6 @@ static struct nq_domain *domain_alloc(u32 key, const char *name, gfp_t gfp)
 	}
 	spin_lock_init(&d->lock);
 	nqs_domain_init(&d->sched, now_ns());
-	hash_init(d->flows);
 	INIT_LIST_HEAD(&d->flow_list);
 	INIT_WORK(&d->work, domain_work);
 	hrtimer_init(&d->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
@@ -274,6 +298,7 @@ static struct nq_domain *domain_get(u32 key, const char *name, gfp_t gfp)
 	d = domain_find(key);
 	if (!d && nr_domains < NQ_MAX_DOMAINS) {
 		list_add_tail_rcu(&new->node, &domains);
+		hash_add_rcu(domain_hash, &new->hnode, key);
 		nr_domains++;
 		d = new;
 		new = NULL;

@@ -45,13 +45,19 @@
 #include "nvmet-qos.h"
 
 #define NR_SLOTS	8
-#define REQ_HASH_BITS	10
+/*
+ * Requests are hashed only while their handler runs or the device has
+ * them: a held request is reached through its domain, not the hash. The
+ * domains' depth bounds what is at the devices, so 4,096 buckets keep
+ * the chains to a request or two at any number of hosts or held requests.
+ */
+#define REQ_HASH_BITS	12
 
 typedef void (*execute_fn)(struct nvmet_req *req);
 
 /* State of one request between execute and completion. */
 struct tracked {
-	struct hlist_node node;
+	struct hlist_node node;		/* in req_hash once executed */
 	struct nvmet_req *req;
 	execute_fn fn;			/* nvmet's handler */
 	struct nq_host *host;
@@ -156,9 +162,7 @@ static struct nq_domain *domain_of(struct nvmet_ns *ns)
 static struct tracked *track(struct nvmet_req *req, execute_fn fn)
 {
 	struct nvmet_ctrl *ctrl = req->sq->ctrl;
-	struct req_bucket *b = bucket_of(req);
-	struct tracked *t, *old;
-	unsigned long flags;
+	struct tracked *t;
 
 	t = kmem_cache_alloc(tracked_cache, GFP_ATOMIC);
 	if (!t)
@@ -170,22 +174,23 @@ static struct tracked *track(struct nvmet_req *req, execute_fn fn)
 	t->sreq.bytes = req->transfer_len;
 	t->sreq.write = req->cmd->common.opcode == nvme_cmd_write;
 	t->sreq.flow = NULL;
+	return t;
+}
+
+/*
+ * Hash @t so that its completion finds it: O(1), no walk. nvmet reuses a
+ * request only after completing it, and every completion passes
+ * probe_complete(), which takes the entry out (unbind() drops the rest),
+ * so there is never an older entry of the same request to replace.
+ */
+static void hash_tracked(struct tracked *t)
+{
+	struct req_bucket *b = bucket_of(t->req);
+	unsigned long flags;
 
 	spin_lock_irqsave(&b->lock, flags);
-	/*
-	 * A request nvmet recycled without a completion we saw would leave a
-	 * stale entry; replace it rather than keep two for one request.
-	 */
-	hlist_for_each_entry(old, &b->head, node) {
-		if (old->req == req) {
-			hlist_del(&old->node);
-			kmem_cache_free(tracked_cache, old);
-			break;
-		}
-	}
 	hlist_add_head(&t->node, &b->head);
 	spin_unlock_irqrestore(&b->lock, flags);
-	return t;
 }
 
 static struct tracked *untrack(struct nvmet_req *req)
@@ -229,6 +234,7 @@ static void execute(struct tracked *t)
 	execute_fn fn = t->fn;
 
 	t->dispatch_ns = ktime_get_ns();
+	hash_tracked(t);
 	fn(req);
 	pending_dec();
 }

@@ -23,7 +23,8 @@
 
 /* Bounds the memory a host NQN flood can make us allocate. */
 #define MAX_HOSTS	65536
-#define HOSTS_HASH_BITS	10
+/* A bucket per host at most: the I/O path's lookup is one NQN compare. */
+#define HOSTS_HASH_BITS	16
 
 struct host_stats {
 	struct u64_stats_sync syncp;
