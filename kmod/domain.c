@@ -7,8 +7,10 @@
  * the completion path: completions may run in interrupt context, while
  * nvmet's execute handlers submit bios and may sleep. A timer wakes the
  * worker when a ceiling refills and, while anything is held, every
- * RELEASE_SCAN_NS to release requests whose queue is being torn down, so
- * that nvmet_sq_destroy() never waits on us.
+ * RELEASE_SCAN_NS to let go of requests whose queue or namespace is being
+ * torn down, so that nvmet_sq_destroy() never waits on us (the glue
+ * aborts those of a dying queue and executes those of a namespace being
+ * disabled).
  *
  * Domains and flows live until module unload; the I/O path looks them up
  * under RCU and creates them with GFP_ATOMIC. Both are hashed in tables

@@ -239,10 +239,47 @@ static void execute(struct tracked *t)
 	pending_dec();
 }
 
-/* Called by a domain's worker for a request it held back. */
+/*
+ * A held request whose submission queue is dying: its host gave up on it
+ * (an I/O timeout, a reset, a path lost) and, under multipath, has already
+ * retried it elsewhere. Executing it now could write over data the host
+ * has written since, so it is completed with an abort status and never
+ * reaches the device. nvmet_req_complete() is taken with symbol_get()
+ * for the call only, so nvmet-qos neither depends on nvmet nor pins it.
+ * Its completion passes probe_complete() like any other, which accounts
+ * it to its domain and host (as an error) and frees it.
+ */
+static void abort_held(struct tracked *t)
+{
+	void (*complete)(struct nvmet_req *req, u16 status);
+
+	complete = symbol_get(nvmet_req_complete);
+	if (WARN_ON_ONCE(!complete)) {
+		/* nvmet going with a queue alive: cannot happen */
+		execute(t);
+		return;
+	}
+	t->dispatch_ns = ktime_get_ns();
+	hash_tracked(t);
+	complete(t->req, NVME_SC_ABORT_REQ);
+	symbol_put(nvmet_req_complete);
+	pending_dec();
+}
+
+/*
+ * Called by a domain's worker for a request it held back: executed, or
+ * aborted if its queue died while it was held. Checked here, at the last
+ * moment, so that no held request reaches the device after its queue died
+ * whichever way the worker found it.
+ */
 void nq_hook_execute(struct nqs_req *r)
 {
-	execute(container_of(r, struct tracked, sreq));
+	struct tracked *t = container_of(r, struct tracked, sreq);
+
+	if (percpu_ref_is_dying(&t->req->sq->ref))
+		abort_held(t);
+	else
+		execute(t);
 }
 
 /*

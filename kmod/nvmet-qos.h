@@ -146,6 +146,7 @@ int nq_flow_walk(unsigned long pos[2],
 /* hook.c: attaching to nvmet. */
 int nq_hook_init(void);
 void nq_hook_exit(void);
+/* A held request's turn: executed, or aborted if its queue has died. */
 void nq_hook_execute(struct nqs_req *r);
 bool nq_hook_req_dying(const struct nqs_req *r);
 
