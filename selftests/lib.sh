@@ -29,7 +29,12 @@ fail() {
 	nq_failed=1
 }
 
+# A skip after a failed check is a failure: the failure stands.
 skip() {
+	if [ "$nq_failed" -ne 0 ]; then
+		echo "# not skipped ($*): a check failed before"
+		exit $KSFT_FAIL
+	fi
 	echo "# SKIP: $*"
 	exit $KSFT_SKIP
 }
@@ -858,8 +863,12 @@ print("; ".join("%s: depth %s, %s in flight (cost units), %s requests held" %
 # requests).
 nq_judge_split() {
 	local want=$1 got
-	# No window: nq_overlap_split has failed the test already.
-	[ "$NQ_SPLIT_RATE" -gt 0 ] || return 0
+	# No window: nq_overlap_split has failed the test already. A window
+	# without traffic is no split at all.
+	if [ "$NQ_SPLIT_RATE" -le 0 ]; then
+		[ "$nq_failed" -ne 0 ] || fail "no I/O in the measured window: nothing to judge"
+		return 0
+	fi
 	within "$NQ_SPLIT" "$want" 3 && return 0
 	got="split $NQ_SPLIT/$(python3 -c "print('%.2f' % (100 - $NQ_SPLIT))") is not within 3 pp of $want/$((100 - want))"
 	nq_slow_miss "$got" "$NQ_SPLIT_RATE" "$(nq_nullb_capacity "$2")" "cost units/s" ||
