@@ -71,7 +71,7 @@ struct sim {
 	u64 rng;
 	u64 worker_at;		/* pending worker run, 0 if none */
 	u64 sched_calls;
-	bool time_calls;	/* measure each nqs_next() call */
+	bool time_calls;	/* measure each nqs_next() call's CPU time */
 	u64 call_max_ns;	/* the longest one */
 };
 
