@@ -6,8 +6,10 @@
  * nvmet's own tracepoints, which fire for every command:
  *
  *   nvmet_req_init      after a command was parsed, before nvmet takes its
- *                       reference on the submission queue. For reads and
- *                       writes on I/O queues we point req->execute at one of
+ *                       reference on the submission queue. For the commands
+ *                       that move data or work the device on I/O queues
+ *                       (read, write, zone append, write zeroes, dataset
+ *                       management, flush) we point req->execute at one of
  *                       our trampolines ("arming" the request).
  *   nvmet_req_complete  when the response is queued. A request still armed
  *                       here never ran (nvmet_req_init failed after the probe
@@ -44,7 +46,8 @@
 #include "nvmet_abi.h"
 #include "nvmet-qos.h"
 
-#define NR_SLOTS	8
+/* Distinct handlers: bdev and file read/write, flush, dsm, write zeroes, zone append. */
+#define NR_SLOTS	16
 /*
  * Requests are hashed only while their handler runs or the device has
  * them: a held request is reached through its domain, not the hash. The
@@ -64,6 +67,7 @@ struct tracked {
 	struct nq_domain *dom;		/* NULL: not scheduled */
 	struct nqs_req sreq;
 	u64 dispatch_ns;
+	bool counted;			/* in the host's read/write counters */
 };
 
 struct req_bucket {
@@ -158,6 +162,61 @@ static struct nq_domain *domain_of(struct nvmet_ns *ns)
 	return nq_domain_get(sb->s_dev, sb->s_id, 0);
 }
 
+/*
+ * What a command costs the device, for the cost model (docs/design.md):
+ * reads, writes and zone appends move their data; a write zeroes writes
+ * its range (a device may write every block, and a class must not get
+ * around its byte ceiling with it); a dataset management command costs
+ * the fixed I/O cost per range, and a flush the fixed cost once, and
+ * neither counts against byte ceilings. Every command counts one I/O
+ * against IOPS ceilings. Only data movers go in the host's read and write
+ * counters.
+ */
+static void shape(const struct nvmet_req *req, struct tracked *t)
+{
+	const struct nvme_command *cmd = req->cmd;
+
+	t->sreq.bytes = 0;
+	t->sreq.write = true;
+	t->sreq.ops = 1;
+	t->counted = true;
+	switch (cmd->common.opcode) {
+	case nvme_cmd_read:
+		t->sreq.write = false;
+		fallthrough;
+	case nvme_cmd_write:
+	case nvme_cmd_zone_append:
+		t->sreq.bytes = req->transfer_len;
+		break;
+	case nvme_cmd_write_zeroes:
+		t->sreq.bytes = min_t(u64, (u64)(le16_to_cpu(cmd->write_zeroes.length) + 1)
+				      << req->ns->blksize_shift, U32_MAX);
+		break;
+	case nvme_cmd_dsm:
+		t->sreq.ops = le32_to_cpu(cmd->dsm.nr) + 1;
+		t->counted = false;
+		break;
+	default:
+		t->counted = false;
+		break;
+	}
+}
+
+/* The commands shape() knows; the others are left alone. */
+static bool scheduled(u8 opcode)
+{
+	switch (opcode) {
+	case nvme_cmd_read:
+	case nvme_cmd_write:
+	case nvme_cmd_zone_append:
+	case nvme_cmd_write_zeroes:
+	case nvme_cmd_dsm:
+	case nvme_cmd_flush:
+		return true;
+	}
+	return false;
+}
+
 /* Remember what we need until completion; NULL only when short of memory. */
 static struct tracked *track(struct nvmet_req *req, execute_fn fn)
 {
@@ -171,8 +230,7 @@ static struct tracked *track(struct nvmet_req *req, execute_fn fn)
 	t->fn = fn;
 	t->host = nq_host_get(ctrl->hostnqn, GFP_ATOMIC);
 	t->dom = t->host ? domain_of(req->ns) : NULL;
-	t->sreq.bytes = req->transfer_len;
-	t->sreq.write = req->cmd->common.opcode == nvme_cmd_write;
+	shape(req, t);
 	t->sreq.flow = NULL;
 	return t;
 }
@@ -324,10 +382,14 @@ static void trampoline(struct nvmet_req *req, int slot)
 	static void trampoline_##n(struct nvmet_req *req) { trampoline(req, n); }
 TRAMPOLINE(0) TRAMPOLINE(1) TRAMPOLINE(2) TRAMPOLINE(3)
 TRAMPOLINE(4) TRAMPOLINE(5) TRAMPOLINE(6) TRAMPOLINE(7)
+TRAMPOLINE(8) TRAMPOLINE(9) TRAMPOLINE(10) TRAMPOLINE(11)
+TRAMPOLINE(12) TRAMPOLINE(13) TRAMPOLINE(14) TRAMPOLINE(15)
 
 static const execute_fn trampolines[NR_SLOTS] = {
 	trampoline_0, trampoline_1, trampoline_2, trampoline_3,
 	trampoline_4, trampoline_5, trampoline_6, trampoline_7,
+	trampoline_8, trampoline_9, trampoline_10, trampoline_11,
+	trampoline_12, trampoline_13, trampoline_14, trampoline_15,
 };
 
 static int trampoline_slot(execute_fn fn)
@@ -381,7 +443,7 @@ static void probe_init(void *data, struct nvmet_req *req,
 
 	if (!req->sq->qid || !req->sq->ctrl || !req->ns || !req->execute)
 		return;
-	if (opcode != nvme_cmd_read && opcode != nvme_cmd_write)
+	if (!scheduled(opcode))
 		return;
 	slot = slot_for(req->execute);
 	if (slot < 0)
@@ -444,7 +506,7 @@ static void probe_complete(void *data, struct nvmet_req *req)
 	if (t->dom)
 		nq_domain_complete(t->dom, &t->sreq,
 				   ktime_get_ns() - t->dispatch_ns);
-	if (t->host)
+	if (t->host && t->counted)
 		nq_host_account(t->host, t->sreq.write ? NQ_WRITE : NQ_READ,
 				t->sreq.bytes, req->cqe->status != 0);
 	kmem_cache_free(tracked_cache, t);

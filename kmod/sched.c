@@ -629,7 +629,9 @@ bool nqs_submit(struct nqs_domain *d, struct nqs_req *r, u64 now)
 {
 	struct nqs_class *c = r->flow->cls;
 
-	r->cost = nqs_req_cost(d, r->bytes, r->write);
+	/* Each operation beyond the first costs the fixed cost again. */
+	r->cost = nqs_req_cost(d, r->bytes, r->write) +
+		  (u64)(r->ops > 1 ? r->ops - 1 : 0) * d->cost.io_cost;
 	r->queued_ns = 0;
 	r->wait_ns = 0;
 	/* Nothing waiting: no ordering to keep, only the limits. */

@@ -142,7 +142,8 @@ struct nqs_req {
 	u64 cost;
 	u64 queued_ns;			/* 0 if never held */
 	u64 wait_ns;			/* how long it was held */
-	u32 bytes;
+	u32 bytes;			/* data moved (or written, for zeroes) */
+	u32 ops;			/* operations carried (a DSM's ranges); 0 = 1 */
 	bool write;
 };
 

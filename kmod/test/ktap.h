@@ -17,6 +17,7 @@ u64 measure(struct sim *s, u64 warm, u64 window);
 /* scale_test.c: what only shows at the array's speed and size. */
 void test_vtime_wrap(void);
 void test_rates(void);
+void test_op_cost(void);
 void test_extremes(void);
 void test_drr_bounded(void);
 void test_host_weights(void);

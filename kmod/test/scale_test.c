@@ -130,6 +130,36 @@ void test_vtime_wrap(void)
 	sim_free(&s);
 }
 
+/*
+ * A command's cost: its bytes (writes at the write cost) plus the fixed
+ * cost per operation it carries; a dataset management command with 8
+ * ranges and no data costs 8 fixed costs, a flush one.
+ */
+void test_op_cost(void)
+{
+	struct nqs_class_conf k = { .weight = 100 };
+	struct nqs_domain d;
+	struct nqs_class c;
+	struct nqs_flow f;
+	struct nqs_req dsm = { .flow = &f, .write = true, .ops = 8 },
+		flush = { .flow = &f, .write = true },
+		zeroes = { .flow = &f, .write = true, .bytes = 1 << 20 };
+	bool ok;
+
+	nqs_domain_init(&d, 0);
+	nqs_class_init(&c, &k, 0);
+	nqs_flow_init(&f, &c, 100);
+	nqs_submit(&d, &dsm, SEC);
+	nqs_submit(&d, &flush, SEC);
+	nqs_submit(&d, &zeroes, SEC);
+	printf("# cost of a DSM with 8 ranges %llu, a flush %llu, 1 MiB of write zeroes %llu\n",
+	       (unsigned long long)dsm.cost, (unsigned long long)flush.cost,
+	       (unsigned long long)zeroes.cost);
+	ok = dsm.cost == 8 * 4096 && flush.cost == 4096 &&
+	     zeroes.cost == 2 * (1 << 20) + 4096;
+	result(ok, "dataset management, flush and write zeroes cost what the model says");
+}
+
 static bool rate_is(u64 delta, u64 dt, u64 want, const char *what)
 {
 	u64 got = nqs_rate(delta, dt);

@@ -533,6 +533,7 @@ static const struct {
 	{ "cost_scaling", test_cost_scaling },
 	{ "vtime_wrap", test_vtime_wrap },
 	{ "rates", test_rates },
+	{ "op_cost", test_op_cost },
 	{ "extremes", test_extremes },
 	{ "drr_bounded", test_drr_bounded },
 	{ "host_weights", test_host_weights },
