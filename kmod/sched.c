@@ -90,11 +90,11 @@ static u64 vmax(u64 a, u64 b)
 	return vbefore(a, b) ? b : a;
 }
 
-/* Token buckets for ceilings. Tokens may go negative: a large request
- * borrows and the class waits until the debt is paid. */
 /*
- * The deepest debt of @b: what its rate pays off in DEBT_MAX_NS, so that
- * neither the tokens nor the time they are paid by can overflow.
+ * Token buckets for ceilings. Tokens may go negative: a large request
+ * borrows and the class waits until the debt is paid. The deepest debt is
+ * what the rate pays off in DEBT_MAX_NS, so that neither the tokens nor
+ * the time they are paid by can overflow.
  */
 static s64 bucket_debt_max(const struct nqs_bucket *b)
 {
