@@ -9,20 +9,11 @@
 . "$(dirname "$0")/lib.sh"
 nq_require nvme fio python3
 
-P2=/sys/kernel/config/nvmet/ports/2
-S=/sys/kernel/config/nvmet/subsystems/$NQ_SUBNQN
 nq_target_setup 50 512
-mkdir "$P2"
-echo tcp > "$P2/addr_trtype"
-echo ipv4 > "$P2/addr_adrfam"
-echo 0.0.0.0 > "$P2/addr_traddr"
-echo 4421 > "$P2/addr_trsvcid"
-ln -s "$S" "$P2/subsystems/$NQ_SUBNQN" || die "cannot enable port 2"
+nq_port2_setup
 cleanup() {
 	kill "$mon" 2>/dev/null
-	nvme disconnect -n "$NQ_SUBNQN" > /dev/null 2>&1
-	rm -f "$P2/subsystems/$NQ_SUBNQN"
-	rmdir "$P2" 2>/dev/null
+	nq_port2_teardown
 	nq_cleanup
 }
 trap cleanup EXIT

@@ -243,6 +243,27 @@ nq_target_setup() {
 	ln -s "$s" "$p/subsystems/$NQ_SUBNQN" || die "cannot enable port"
 }
 
+# nq_port2_setup: a second tcp port, 4421 on every address, exporting the
+# test subsystem, for a host that must outlive the first port (024, 032);
+# nq_port2_teardown removes it after disconnecting every host.
+NQ_PORT2=/sys/kernel/config/nvmet/ports/2
+nq_port2_setup() {
+	mkdir "$NQ_PORT2"
+	echo tcp > "$NQ_PORT2/addr_trtype"
+	echo ipv4 > "$NQ_PORT2/addr_adrfam"
+	echo 0.0.0.0 > "$NQ_PORT2/addr_traddr"
+	echo 4421 > "$NQ_PORT2/addr_trsvcid"
+	ln -s "/sys/kernel/config/nvmet/subsystems/$NQ_SUBNQN" \
+		"$NQ_PORT2/subsystems/$NQ_SUBNQN" || die "cannot enable port 2"
+}
+
+nq_port2_teardown() {
+	nvme disconnect -n "$NQ_SUBNQN" > /dev/null 2>&1
+	rm -f "$NQ_PORT2/subsystems/$NQ_SUBNQN"
+	rmdir "$NQ_PORT2" 2>/dev/null
+	return 0
+}
+
 nq_target_teardown() {
 	local s=/sys/kernel/config/nvmet/subsystems/$NQ_SUBNQN
 	local p=/sys/kernel/config/nvmet/ports/1
