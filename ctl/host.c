@@ -289,3 +289,112 @@ int cmd_host_unassign(const struct cmd *cmd, int argc, char **argv)
 	arg_nqn(nqn);
 	return host_change(NVMET_QOS_CMD_HOST_DEL, nqn, NULL, 0);
 }
+
+/* ---- table -------------------------------------------------------------- */
+
+static const struct field table_fields[] = {
+	{ NVMET_QOS_A_TABLE_HOSTS,		"hosts",		"HOSTS",	VAL_PLAIN, false },
+	{ NVMET_QOS_A_TABLE_MAX_HOSTS,		"max_hosts",		"MAX",		VAL_PLAIN, false },
+	{ NVMET_QOS_A_TABLE_HOSTS_RECLAIMED,	"hosts_reclaimed",	"RECLAIMED",	VAL_PLAIN, false },
+	{ NVMET_QOS_A_TABLE_HOSTS_FOLDED,	"hosts_folded",		"FOLDED",	VAL_PLAIN, false },
+	{ NVMET_QOS_A_TABLE_FLOWS,		"flows",		"FLOWS",	VAL_PLAIN, false },
+	{ NVMET_QOS_A_TABLE_FLOWS_RECLAIMED,	"flows_reclaimed",	"FLOWS-RECLAIMED", VAL_PLAIN, false },
+	{ NVMET_QOS_A_TABLE_FLOWS_SPILLED,	"flows_spilled",	"FLOWS-SPILLED", VAL_PLAIN, false },
+};
+
+#define NTFIELDS ARRAY_SIZE(table_fields)
+
+static const struct nla_policy table_policy[NVMET_QOS_A_TABLE_MAX + 1] = {
+	[NVMET_QOS_A_TABLE_HOSTS]		= { .type = NLA_U32, .maxlen = 4 },
+	[NVMET_QOS_A_TABLE_MAX_HOSTS]		= { .type = NLA_U32, .maxlen = 4 },
+	[NVMET_QOS_A_TABLE_HOSTS_RECLAIMED]	= { .type = NLA_U64, .maxlen = 8 },
+	[NVMET_QOS_A_TABLE_HOSTS_FOLDED]	= { .type = NLA_U64, .maxlen = 8 },
+	[NVMET_QOS_A_TABLE_FLOWS]		= { .type = NLA_U64, .maxlen = 8 },
+	[NVMET_QOS_A_TABLE_FLOWS_RECLAIMED]	= { .type = NLA_U64, .maxlen = 8 },
+	[NVMET_QOS_A_TABLE_FLOWS_SPILLED]	= { .type = NLA_U64, .maxlen = 8 },
+};
+
+static const char *const table_attr_names[NVMET_QOS_A_TABLE_MAX + 1] = {
+	[NVMET_QOS_A_TABLE_UNSPEC]		= "unspec",
+	[NVMET_QOS_A_TABLE_PAD]			= "pad",
+	[NVMET_QOS_A_TABLE_HOSTS]		= "hosts",
+	[NVMET_QOS_A_TABLE_MAX_HOSTS]		= "max-hosts",
+	[NVMET_QOS_A_TABLE_HOSTS_RECLAIMED]	= "hosts-reclaimed",
+	[NVMET_QOS_A_TABLE_HOSTS_FOLDED]	= "hosts-folded",
+	[NVMET_QOS_A_TABLE_FLOWS]		= "flows",
+	[NVMET_QOS_A_TABLE_FLOWS_RECLAIMED]	= "flows-reclaimed",
+	[NVMET_QOS_A_TABLE_FLOWS_SPILLED]	= "flows-spilled",
+};
+
+static const struct qos_attr_set table_set = {
+	.policy = table_policy,
+	.names = table_attr_names,
+	.maxtype = NVMET_QOS_A_TABLE_MAX,
+};
+
+struct host_table {
+	uint64_t val[NTFIELDS];
+	bool have[NTFIELDS];
+	bool found;
+};
+
+static int table_reply(struct nlattr **tb, void *arg)
+{
+	struct host_table *t = arg;
+
+	if (!tb[NVMET_QOS_A_TABLE_MAX_HOSTS])
+		return -EBADMSG;
+	qos_nla_fields(tb, table_fields, NTFIELDS, t->val, t->have);
+	t->found = true;
+	return 0;
+}
+
+static int print_host_table(const struct host_table *ht, bool json)
+{
+	struct table t;
+	size_t i;
+	int err;
+
+	if (json) {
+		fputs("{\"table\":{", stdout);
+		for (i = 0; i < NTFIELDS; i++)
+			printf("%s\"%s\":%llu", i ? "," : "", table_fields[i].key,
+			       (unsigned long long)ht->val[i]);
+		puts("}}");
+		return QOS_EXIT_OK;
+	}
+	table_init(&t, "rrrrrrr");
+	for (i = 0; i < NTFIELDS; i++)
+		table_add(&t, table_fields[i].title);
+	table_add_fields(&t, table_fields, NTFIELDS, ht->val, ht->have);
+	err = table_print(&t, stdout);
+	table_free(&t);
+	return err ? QOS_EXIT_ERROR : QOS_EXIT_OK;
+}
+
+int cmd_host_table(const struct cmd *cmd, int argc, char **argv)
+{
+	struct host_table ht = { 0 };
+	struct qos_nl_status st;
+	struct qos_nl nl;
+	struct nl_msg *msg;
+	int ret = QOS_EXIT_ERROR;
+	bool json;
+
+	json = cmd_parse_json(cmd, argc, argv);
+	cmd_max_operands(cmd, argc, argv, 0);
+	if (qos_nl_open(&nl))
+		return QOS_EXIT_ERROR;
+	msg = qos_nl_msg(&nl, NVMET_QOS_CMD_TABLE_GET, 0);
+	if (!msg) {
+		fputs("nvmet-qos: out of memory\n", stderr);
+	} else if (qos_nl_exec(&nl, msg, &table_set, table_reply, &ht, &st)) {
+		qos_nl_perror(&st, &table_set);
+	} else if (!ht.found) {
+		fputs("nvmet-qos: the kernel sent no host table\n", stderr);
+	} else {
+		ret = print_host_table(&ht, json);
+	}
+	qos_nl_close(&nl);
+	return ret;
+}

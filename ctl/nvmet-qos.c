@@ -75,6 +75,20 @@ static const struct cmd cmds[] = {
 		.options = QOS_OPTS_JSON,
 	},
 	{
+		.object = "host", .verb = "table", .run = cmd_host_table,
+		.args = "[--json]",
+		.summary = "show the host table's bound and what reclaim did",
+		.options = QOS_OPTS_JSON
+			"\n"
+			"HOSTS are in the table now, of at most MAX (module parameter\n"
+			"max_hosts). A host with no controller, no assignment and\n"
+			"nothing in flight is forgotten once idle for host_idle_secs,\n"
+			"or at once when the table is 3/4 full (RECLAIMED). Past MAX,\n"
+			"connects and requests of new hosts run as the host \"(overflow)\"\n"
+			"in the default class (FOLDED). FLOWS are hosts on devices;\n"
+			"FLOWS-SPILLED could not be allocated and ran as (overflow).\n",
+	},
+	{
 		.object = "host", .verb = "assign", .run = cmd_host_assign,
 		.args = "HOSTNQN CLASS [--weight N]",
 		.summary = "put a host in a class",

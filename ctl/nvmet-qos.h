@@ -103,6 +103,7 @@ int text_width(const char *s);
 /* Command handlers, one per table entry. */
 int cmd_host_list(const struct cmd *cmd, int argc, char **argv);
 int cmd_host_show(const struct cmd *cmd, int argc, char **argv);
+int cmd_host_table(const struct cmd *cmd, int argc, char **argv);
 int cmd_host_assign(const struct cmd *cmd, int argc, char **argv);
 int cmd_host_weight(const struct cmd *cmd, int argc, char **argv);
 int cmd_host_unassign(const struct cmd *cmd, int argc, char **argv);

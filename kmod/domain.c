@@ -12,11 +12,14 @@
  * aborts those of a dying queue and executes those of a namespace being
  * disabled).
  *
- * Domains and flows live until module unload; the I/O path looks them up
- * under RCU and creates them with GFP_ATOMIC. Both are hashed in tables
- * sized for the most the module takes (NQ_MAX_DOMAINS devices, 65,536
- * hosts on one or two devices each), so a lookup costs about one entry
- * whatever the number of hosts and devices.
+ * Domains live until module unload. A flow (one host on one domain) lives
+ * until its host is reclaimed (hosts.c) and the flow is empty; a host that
+ * is dying, or a flow that cannot be allocated, uses the domain's spill
+ * flow, the overflow host's, so a request is scheduled whatever happens.
+ * The I/O path looks both up under RCU and creates them with GFP_ATOMIC.
+ * Both are hashed in tables sized for the most the module takes
+ * (NQ_MAX_DOMAINS devices, 65,536 hosts on one or two devices each), so a
+ * lookup costs about one entry whatever the number of hosts and devices.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -43,6 +46,9 @@ struct nq_flow {
 	struct nq_domain *dom;
 	struct hlist_node hnode;	/* in flow_hash */
 	struct list_head lnode;		/* on dom->flow_list */
+	struct rcu_head rcu;
+	u64 seq;			/* creation order in the domain */
+	u32 inflight;			/* admitted, not completed */
 	struct nq_flow_stats stats;
 };
 
@@ -56,7 +62,9 @@ struct nq_domain {
 	struct nqs_domain sched;
 	struct nqs_class cls[NQ_MAX_CLASSES];
 	u32 cls_gen[NQ_MAX_CLASSES];	/* 0: slot not initialised */
-	struct list_head flow_list;
+	struct list_head flow_list;	/* in creation order */
+	u64 flow_seq;
+	struct nq_flow spill;		/* the overflow host's; dom set once used */
 	struct work_struct work;
 	struct hrtimer timer;
 	u64 scan_at;			/* next look for dying queues */
@@ -74,6 +82,7 @@ static DEFINE_SPINLOCK(domains_lock);
 static DEFINE_HASHTABLE(flow_hash, FLOW_HASH_BITS);
 static DEFINE_SPINLOCK(flows_lock);
 static int nr_domains;
+static atomic64_t nr_flows, flows_reclaimed, flows_spilled;
 static struct workqueue_struct *nq_wq;
 static bool bypass_all;
 
@@ -121,27 +130,97 @@ static struct nq_flow *flow_find(struct nq_domain *d, struct nq_host *host)
 	return found;
 }
 
-/* Under d->lock, which also keeps two CPUs from adding one flow twice. */
-static struct nq_flow *flow_get(struct nq_domain *d, struct nq_host *host)
+/* Under d->lock: make @fl the flow of @host on @d. */
+static void flow_add(struct nq_domain *d, struct nq_flow *fl,
+		     struct nq_host *host)
 {
-	struct nq_flow *fl = flow_find(d, host);
 	int class_id;
 	u32 weight;
 
-	if (fl)
-		return fl;
-	fl = kzalloc(sizeof(*fl), GFP_ATOMIC);
-	if (!fl)
-		return NULL;
 	nq_host_policy(host, &class_id, &weight);
 	fl->host = host;
 	fl->dom = d;
+	fl->seq = ++d->flow_seq;
 	nqs_flow_init(&fl->f, domain_class(d, class_id), weight);
 	list_add_tail(&fl->lnode, &d->flow_list);
 	spin_lock(&flows_lock);
 	hash_add_rcu(flow_hash, &fl->hnode, flow_key(d, host));
 	spin_unlock(&flows_lock);
+}
+
+/* Under d->lock: the overflow host's flow, set up on first use. */
+static struct nq_flow *spill(struct nq_domain *d)
+{
+	if (!d->spill.dom)
+		flow_add(d, &d->spill, nq_host_overflow());
+	return &d->spill;
+}
+
+/*
+ * Under d->lock, which also keeps two CPUs from adding one flow twice. A
+ * dying host gets no new flow, so that once reclaim has dropped its flows
+ * from a domain none comes back.
+ */
+static struct nq_flow *flow_get(struct nq_domain *d, struct nq_host *host)
+{
+	struct nq_flow *fl = flow_find(d, host);
+
+	if (fl)
+		return fl;
+	if (host == nq_host_overflow() || nq_host_dead(host))
+		return spill(d);
+	fl = kzalloc(sizeof(*fl), GFP_ATOMIC);
+	if (!fl) {
+		atomic64_inc(&flows_spilled);
+		return spill(d);
+	}
+	flow_add(d, fl, host);
+	nq_host_flow_added(host);
+	atomic64_inc(&nr_flows);
 	return fl;
+}
+
+/* Under d->lock: @fl is empty and its host is dying. */
+static void flow_free(struct nq_domain *d, struct nq_flow *fl)
+{
+	list_del(&fl->lnode);
+	spin_lock(&flows_lock);
+	hash_del_rcu(&fl->hnode);
+	spin_unlock(&flows_lock);
+	nqs_flow_exit(&fl->f);
+	nq_host_flow_removed(fl->host);
+	atomic64_dec(&nr_flows);
+	atomic64_inc(&flows_reclaimed);
+	/* flow_find() may be walking its hash chain */
+	kfree_rcu(fl, rcu);
+}
+
+/*
+ * Reclaim: free the flows of dying @host that hold nothing. One still
+ * holding requests is left for a later call.
+ */
+void nq_domains_drop_host(struct nq_host *host)
+{
+	struct nq_domain *d;
+	struct nq_flow *fl;
+	unsigned long flags;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(d, &domains, node) {
+		spin_lock_irqsave(&d->lock, flags);
+		fl = flow_find(d, host);
+		if (fl && !fl->f.nr_queued && !fl->inflight)
+			flow_free(d, fl);
+		spin_unlock_irqrestore(&d->lock, flags);
+	}
+	rcu_read_unlock();
+}
+
+void nq_domains_table(struct nq_hosts_info *info)
+{
+	info->flows = atomic64_read(&nr_flows);
+	info->flows_reclaimed = atomic64_read(&flows_reclaimed);
+	info->flows_spilled = atomic64_read(&flows_spilled);
 }
 
 /* Bring one flow in line with its host's policy; under d->lock. */
@@ -386,13 +465,14 @@ bool nq_domain_submit(struct nq_domain *d, struct nq_host *host,
 	bool now;
 
 	spin_lock_irqsave(&d->lock, flags);
-	fl = d->bypass ? NULL : flow_get(d, host);
-	if (!fl) {
+	if (d->bypass) {
 		/* Not scheduled: completion must not account it. */
 		r->flow = NULL;
 		spin_unlock_irqrestore(&d->lock, flags);
 		return true;
 	}
+	fl = flow_get(d, host);
+	fl->inflight++;
 	r->flow = &fl->f;
 	d->admitted++;
 	now = nqs_submit(&d->sched, r, now_ns());
@@ -419,16 +499,18 @@ static void update_rate(struct nq_domain *d, u64 now)
 void nq_domain_complete(struct nq_domain *d, struct nqs_req *r, u64 lat_ns)
 {
 	unsigned long flags;
+	struct nq_flow *fl;
 	bool kick;
 	u64 now = now_ns();
 
 	if (!r->flow)
 		return;
+	fl = container_of(r->flow, struct nq_flow, f);
 	spin_lock_irqsave(&d->lock, flags);
 	d->completed++;
+	fl->inflight--;
 	nqs_complete(&d->sched, r, lat_ns, now);
-	nq_stats_complete(&container_of(r->flow, struct nq_flow, f)->stats,
-			  r, lat_ns);
+	nq_stats_complete(&fl->stats, r, lat_ns);
 	update_rate(d, now);
 	kick = d->sched.nr_queued;
 	spin_unlock_irqrestore(&d->lock, flags);
@@ -525,8 +607,8 @@ int nq_domain_walk(unsigned long *pos,
 	return ret;
 }
 
-/* Copy flow @idx of @d into @snap; false if there is no such flow. */
-static bool flow_snapshot(struct nq_domain *d, unsigned long idx,
+/* Copy the first flow of @d after number @seq into @snap; false if none. */
+static bool flow_snapshot(struct nq_domain *d, u64 seq,
 			  struct nq_flow_snapshot *snap)
 {
 	struct nq_flow *fl;
@@ -535,8 +617,9 @@ static bool flow_snapshot(struct nq_domain *d, unsigned long idx,
 
 	spin_lock_irqsave(&d->lock, flags);
 	list_for_each_entry(fl, &d->flow_list, lnode) {
-		if (idx--)
+		if (fl->seq <= seq)
 			continue;
+		snap->seq = fl->seq;
 		snap->dev_id = d->key;
 		strscpy(snap->dev_name, d->name, sizeof(snap->dev_name));
 		snap->class_id = fl->f.cls - d->cls;
@@ -552,17 +635,18 @@ static bool flow_snapshot(struct nq_domain *d, unsigned long idx,
 }
 
 /*
- * Every flow of every domain, from position @pos (domain, flow), which
- * is advanced past each flow @fn accepted. Flows are only ever added at
- * the tail, so a position stays valid between calls.
+ * Every flow of every domain, from position @pos (domain, flow number),
+ * which is advanced past each flow @fn accepted. Flows are numbered in
+ * creation order and kept in it, so a position stays valid between calls
+ * while flows come and go.
  */
-int nq_flow_walk(unsigned long pos[2],
+int nq_flow_walk(u64 pos[2],
 		 int (*fn)(const struct nq_flow_snapshot *snap, void *arg),
 		 void *arg)
 {
 	struct nq_flow_snapshot *snap;
 	struct nq_domain *d;
-	unsigned long idx = 0;
+	u64 idx = 0;
 	int ret = 0;
 
 	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
@@ -576,7 +660,7 @@ int nq_flow_walk(unsigned long pos[2],
 			ret = fn(snap, arg);
 			if (ret)
 				goto out;
-			pos[1]++;
+			pos[1] = snap->seq;
 		}
 		pos[0]++;
 		pos[1] = 0;
@@ -649,7 +733,8 @@ void nq_domains_exit(void)
 		hrtimer_cancel(&d->timer);
 		WARN_ON_ONCE(d->sched.nr_queued);
 		list_for_each_entry_safe(fl, ftmp, &d->flow_list, lnode)
-			kfree(fl);
+			if (fl != &d->spill)
+				kfree(fl);
 		list_del(&d->node);
 		kfree(d);
 	}

@@ -127,14 +127,9 @@ void nq_event_dev(const struct nq_dev_snapshot *snap)
 static int fill_ctrl(struct sk_buff *msg, const struct ctrl_event *ev)
 {
 	char cls[NVMET_QOS_CLASS_NAME_MAX_LEN + 1];
-	struct nq_host *host = nq_host_find(ev->hostnqn);
-	int class_id = NQ_DEFAULT_CLASS;
-	u32 weight;
 	void *hdr;
 
-	if (host)
-		nq_host_policy(host, &class_id, &weight);
-	nq_class_label(class_id, cls, sizeof(cls));
+	nq_class_label(nq_host_class_of(ev->hostnqn), cls, sizeof(cls));
 
 	hdr = genlmsg_put(msg, 0, 0, &nq_genl_family, 0, ev->cmd);
 	if (!hdr)

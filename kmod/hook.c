@@ -80,7 +80,7 @@ struct binding {
 	struct tracepoint *tp_init;
 	struct tracepoint *tp_complete;
 	struct kprobe uninit_kp;
-	struct kprobe sq_destroy_kp;	/* optional: events only */
+	struct kprobe sq_destroy_kp;	/* optional: events, host reclaim */
 	bool sq_destroy_ok;
 };
 
@@ -229,7 +229,7 @@ static struct tracked *track(struct nvmet_req *req, execute_fn fn)
 	t->req = req;
 	t->fn = fn;
 	t->host = nq_host_get(ctrl->hostnqn, GFP_ATOMIC);
-	t->dom = t->host ? domain_of(req->ns) : NULL;
+	t->dom = domain_of(req->ns);
 	shape(req, t);
 	t->sreq.flow = NULL;
 	return t;
@@ -279,6 +279,7 @@ static void untrack_all(void)
 		spin_lock_irq(&req_hash[i].lock);
 		hlist_for_each_entry_safe(t, tmp, &req_hash[i].head, node) {
 			hlist_del(&t->node);
+			nq_host_put(t->host);
 			kmem_cache_free(tracked_cache, t);
 		}
 		spin_unlock_irq(&req_hash[i].lock);
@@ -460,7 +461,9 @@ static u8 ctrl_trtype(const struct nvmet_ctrl *ctrl)
 /*
  * A connect command for an admin queue that succeeded: nvmet made a
  * controller (and set sq->ctrl). The host gets its entry now, so it is
- * listed, with its class, before its first I/O.
+ * listed, with its class, before its first I/O, and keeps it while the
+ * controller lives. A discovery controller moves no data: it makes no
+ * entry, so that discovering cannot fill the table.
  */
 static void note_connect(struct nvmet_req *req)
 {
@@ -471,7 +474,8 @@ static void note_connect(struct nvmet_req *req)
 	    cmd->fabrics.fctype != nvme_fabrics_type_connect ||
 	    cmd->connect.qid || req->cqe->status || !ctrl)
 		return;
-	nq_host_get(ctrl->hostnqn, GFP_ATOMIC);
+	if (!nvmet_is_disc_subsys(ctrl->subsys))
+		nq_host_connect(ctrl->hostnqn);
 	nq_event_ctrl(NVMET_QOS_CMD_CTRL_CONNECT_NTF, ctrl->hostnqn,
 		      ctrl->subsysnqn, ctrl->cntlid, ctrl_trtype(ctrl));
 }
@@ -482,9 +486,12 @@ static int sq_destroy_pre(struct kprobe *kp, struct pt_regs *regs)
 	struct nvmet_sq *sq = (void *)regs_get_kernel_argument(regs, 0);
 	struct nvmet_ctrl *ctrl = READ_ONCE(sq->ctrl);
 
-	if (ctrl && ctrl->sqs && ctrl->sqs[0] == sq)
-		nq_event_ctrl(NVMET_QOS_CMD_CTRL_DISCONNECT_NTF, ctrl->hostnqn,
-			      ctrl->subsysnqn, ctrl->cntlid, ctrl_trtype(ctrl));
+	if (!ctrl || !ctrl->sqs || ctrl->sqs[0] != sq)
+		return 0;
+	if (!nvmet_is_disc_subsys(ctrl->subsys))
+		nq_host_disconnect(ctrl->hostnqn);
+	nq_event_ctrl(NVMET_QOS_CMD_CTRL_DISCONNECT_NTF, ctrl->hostnqn,
+		      ctrl->subsysnqn, ctrl->cntlid, ctrl_trtype(ctrl));
 	return 0;
 }
 
@@ -506,9 +513,10 @@ static void probe_complete(void *data, struct nvmet_req *req)
 	if (t->dom)
 		nq_domain_complete(t->dom, &t->sreq,
 				   ktime_get_ns() - t->dispatch_ns);
-	if (t->host && t->counted)
+	if (t->counted)
 		nq_host_account(t->host, t->sreq.write ? NQ_WRITE : NQ_READ,
 				t->sreq.bytes, req->cqe->status != 0);
+	nq_host_put(t->host);
 	kmem_cache_free(tracked_cache, t);
 }
 
@@ -600,7 +608,7 @@ static int bind(struct module *mod)
 	b->sq_destroy_kp.pre_handler = sq_destroy_pre;
 	b->sq_destroy_ok = !register_kprobe(&b->sq_destroy_kp);
 	if (!b->sq_destroy_ok)
-		pr_warn("cannot probe nvmet_sq_destroy; no disconnect events\n");
+		pr_warn("cannot probe nvmet_sq_destroy: no disconnect events, and hosts that connected stay in the table\n");
 	ret = tracepoint_probe_register(b->tp_init, probe_init, NULL);
 	if (ret)
 		goto err_complete;

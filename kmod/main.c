@@ -38,6 +38,7 @@ static int __init nq_init(void)
 err_netlink:
 	nq_netlink_exit();
 err_domains:
+	nq_hosts_stop();
 	nq_domains_exit();
 err_hosts:
 	nq_hosts_exit();
@@ -51,6 +52,7 @@ static void __exit nq_exit(void)
 	nq_hook_exit();
 	nq_events_exit();
 	nq_netlink_exit();
+	nq_hosts_stop();
 	nq_domains_exit();
 	nq_hosts_exit();
 	/*

@@ -103,8 +103,7 @@ int nq_nl_fill_host(struct sk_buff *skb, const struct nq_host_snapshot *s,
 	    put_u64(skb, NVMET_QOS_A_HOST_ERRORS, s->errors) ||
 	    nla_put_string(skb, NVMET_QOS_A_HOST_CLASS, cls) ||
 	    nla_put_u32(skb, NVMET_QOS_A_HOST_WEIGHT, s->weight) ||
-	    put_u64(skb, NVMET_QOS_A_HOST_QUEUED,
-		    nq_domains_host_queued(s->host))) {
+	    put_u64(skb, NVMET_QOS_A_HOST_QUEUED, s->queued)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -189,7 +188,7 @@ static int dump_result(struct sk_buff *skb, int ret)
 static int host_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct dump_ctx ctx = { .skb = skb, .cb = cb };
-	unsigned long pos = cb->args[0];
+	u64 pos = cb->args[0];
 	int ret;
 
 	ret = nq_host_walk(&pos, dump_one, &ctx);
@@ -218,6 +217,11 @@ static int host_set_doit(struct sk_buff *skb, struct genl_info *info)
 				    "empty host NQN");
 		return -EINVAL;
 	}
+	if (!strcmp(nla_data(a[NVMET_QOS_A_HOST_NQN]), NQ_OVERFLOW_NQN)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[NVMET_QOS_A_HOST_NQN],
+				    "\"" NQ_OVERFLOW_NQN "\" is the hosts past max_hosts; it stays in default");
+		return -EINVAL;
+	}
 	if (a[NVMET_QOS_A_HOST_WEIGHT])
 		weight = nla_get_u32(a[NVMET_QOS_A_HOST_WEIGHT]);
 
@@ -231,10 +235,10 @@ static int host_set_doit(struct sk_buff *skb, struct genl_info *info)
 			goto out;
 		}
 	}
-	host = nq_host_get(nla_data(a[NVMET_QOS_A_HOST_NQN]), GFP_KERNEL);
+	host = nq_host_assign(nla_data(a[NVMET_QOS_A_HOST_NQN]));
 	if (!host) {
-		NL_SET_ERR_MSG(info->extack, "host table full or out of memory");
-		ret = -ENOMEM;
+		NL_SET_ERR_MSG(info->extack, "host table full (module parameter max_hosts) or out of memory");
+		ret = -ENOSPC;
 		goto out;
 	}
 	nq_host_policy(host, &cur_class, &cur_weight);
@@ -256,7 +260,7 @@ static int host_del_doit(struct sk_buff *skb, struct genl_info *info)
 	nq_policy_lock();
 	host = nq_host_find(nla_data(info->attrs[NVMET_QOS_A_HOST_NQN]));
 	if (host) {
-		nq_host_set_policy(host, NQ_DEFAULT_CLASS, 100);
+		nq_host_unassign(host);
 		nq_domains_apply();
 		nq_event_host(nq_host_nqn(host));
 	}
@@ -580,7 +584,7 @@ static int fill_stats(const struct nq_flow_snapshot *s, void *arg)
 static int stats_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct dump_ctx ctx = { .skb = skb, .cb = cb };
-	unsigned long pos[2] = { cb->args[0], cb->args[1] };
+	u64 pos[2] = { cb->args[0], cb->args[1] };
 	int ret;
 
 	ret = nq_flow_walk(pos, fill_stats, &ctx);
@@ -627,6 +631,39 @@ static int dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 	return ret;
 }
 
+/* The host table. */
+
+/* Strict validation rejects every attribute: the request takes none. */
+static const struct nla_policy table_get_policy[NVMET_QOS_A_TABLE_MAX + 1];
+
+static int table_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nq_hosts_info t;
+	struct sk_buff *msg;
+	void *hdr;
+
+	nq_hosts_table(&t);
+	nq_domains_table(&t);
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &nq_genl_family, 0,
+				NVMET_QOS_CMD_TABLE_GET);
+	if (!hdr ||
+	    nla_put_u32(msg, NVMET_QOS_A_TABLE_HOSTS, t.hosts) ||
+	    nla_put_u32(msg, NVMET_QOS_A_TABLE_MAX_HOSTS, t.max_hosts) ||
+	    put_u64(msg, NVMET_QOS_A_TABLE_HOSTS_RECLAIMED, t.reclaimed) ||
+	    put_u64(msg, NVMET_QOS_A_TABLE_HOSTS_FOLDED, t.folded) ||
+	    put_u64(msg, NVMET_QOS_A_TABLE_FLOWS, t.flows) ||
+	    put_u64(msg, NVMET_QOS_A_TABLE_FLOWS_RECLAIMED, t.flows_reclaimed) ||
+	    put_u64(msg, NVMET_QOS_A_TABLE_FLOWS_SPILLED, t.flows_spilled)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
 #define ADMIN_DO(_cmd, _doit, _policy, _max) {				\
 	.cmd = _cmd, .doit = _doit, .policy = _policy, .maxattr = _max,	\
 	.flags = GENL_ADMIN_PERM,					\
@@ -667,6 +704,12 @@ static const struct genl_ops nq_ops[] = {
 	{
 		.cmd = NVMET_QOS_CMD_STATS_GET,
 		.dumpit = stats_get_dumpit,
+	},
+	{
+		.cmd = NVMET_QOS_CMD_TABLE_GET,
+		.doit = table_get_doit,
+		.policy = table_get_policy,
+		.maxattr = NVMET_QOS_A_TABLE_MAX,
 	},
 };
 

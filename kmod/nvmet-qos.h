@@ -14,6 +14,8 @@
 #define NQ_MAX_CLASSES		64
 #define NQ_DEFAULT_CLASS	0
 #define NQ_MAX_DOMAINS		1024
+/* The name the hosts past the table's bound share; not a valid NQN. */
+#define NQ_OVERFLOW_NQN		"(overflow)"
 #define NQ_LAT_BUCKETS		NVMET_QOS_LAT_BUCKETS
 
 struct genl_family;
@@ -34,16 +36,35 @@ struct nq_host_snapshot {
 	u64 ios[NQ_NR_DIRS];
 	u64 bytes[NQ_NR_DIRS];
 	u64 errors;
+	u64 queued;
 	int class_id;
 	u32 weight;
-	struct nq_host *host;
+};
+
+/* The host table's bound and what reclaim and folding did. */
+struct nq_hosts_info {
+	u32 hosts, max_hosts;
+	u64 reclaimed, folded;
+	u64 flows, flows_reclaimed, flows_spilled;
 };
 
 /* hosts.c: the table of hosts seen, keyed by host NQN. */
 int nq_hosts_init(void);
+void nq_hosts_stop(void);
 void nq_hosts_exit(void);
 struct nq_host *nq_host_get(const char *nqn, gfp_t gfp);
+void nq_host_put(struct nq_host *host);
+struct nq_host *nq_host_assign(const char *nqn);
+void nq_host_unassign(struct nq_host *host);
 struct nq_host *nq_host_find(const char *nqn);
+void nq_host_connect(const char *nqn);
+void nq_host_disconnect(const char *nqn);
+struct nq_host *nq_host_overflow(void);
+bool nq_host_dead(const struct nq_host *host);
+void nq_host_flow_added(struct nq_host *host);
+void nq_host_flow_removed(struct nq_host *host);
+int nq_host_class_of(const char *nqn);
+void nq_hosts_table(struct nq_hosts_info *info);
 void nq_host_policy(const struct nq_host *host, int *class_id, u32 *weight);
 void nq_host_set_policy(struct nq_host *host, int class_id, u32 weight);
 void nq_hosts_reset_class(int class_id);
@@ -52,7 +73,7 @@ void nq_host_account(struct nq_host *host, enum nq_dir dir, u32 bytes,
 		     bool error);
 int nq_host_snapshot_nqn(const char *nqn, struct nq_host_snapshot *snap);
 const char *nq_host_nqn(const struct nq_host *host);
-int nq_host_walk(unsigned long *pos,
+int nq_host_walk(u64 *pos,
 		 int (*fn)(const struct nq_host_snapshot *snap, void *arg),
 		 void *arg);
 
@@ -112,6 +133,8 @@ int nq_domain_walk(unsigned long *pos,
 		   int (*fn)(const struct nq_dev_snapshot *snap, void *arg),
 		   void *arg);
 u64 nq_domains_host_queued(const struct nq_host *host);
+void nq_domains_drop_host(struct nq_host *host);
+void nq_domains_table(struct nq_hosts_info *info);
 void nq_domains_class_stats(int class_id, struct nq_class_stats *st);
 
 /* stats.c: what one host did on one device; under the domain's lock. */
@@ -130,6 +153,7 @@ void nq_stats_tick(struct nq_flow_stats *s, u64 now);
 
 /* A copy of one flow's statistics, for netlink. */
 struct nq_flow_snapshot {
+	u64 seq;			/* the walk's cursor */
 	u32 dev_id;
 	char dev_name[32];
 	int class_id;
@@ -139,7 +163,7 @@ struct nq_flow_snapshot {
 	char nqn[NVMET_QOS_NQN_MAX_LEN + 1];
 };
 
-int nq_flow_walk(unsigned long pos[2],
+int nq_flow_walk(u64 pos[2],
 		 int (*fn)(const struct nq_flow_snapshot *snap, void *arg),
 		 void *arg);
 

@@ -254,6 +254,12 @@ void nqs_flow_init(struct nqs_flow *f, struct nqs_class *c, u32 weight)
 	c->nr_flows++;
 }
 
+/* @f goes away; it holds no request. */
+void nqs_flow_exit(struct nqs_flow *f)
+{
+	f->cls->nr_flows--;
+}
+
 u64 nqs_req_cost(const struct nqs_domain *d, u32 bytes, bool write)
 {
 	u64 c = bytes;

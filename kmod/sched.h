@@ -216,6 +216,7 @@ void nqs_class_init(struct nqs_class *c, const struct nqs_class_conf *conf,
 void nqs_class_set_conf(struct nqs_class *c, const struct nqs_class_conf *conf,
 			u64 now);
 void nqs_flow_init(struct nqs_flow *f, struct nqs_class *c, u32 weight);
+void nqs_flow_exit(struct nqs_flow *f);
 void nqs_flow_set_class(struct nqs_domain *d, struct nqs_flow *f,
 			struct nqs_class *c);
 

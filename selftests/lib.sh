@@ -117,9 +117,11 @@ nq_configfs() {
 
 nq_loaded() { [ -d "/sys/module/${1//-/_}" ]; }
 
+# nq_load_qos [PARAM=VALUE...]: load the module under test, with these
+# module parameters.
 nq_load_qos() {
 	nq_loaded nvmet_qos && return 0
-	insmod "$NQ_KO" || die "insmod $NQ_KO failed"
+	insmod "$NQ_KO" "$@" || die "insmod $NQ_KO $* failed"
 }
 
 nq_unload_qos() {
@@ -628,6 +630,26 @@ nq_await_held() {
 	NQ_HELD=$count
 	log "$count requests held $when"
 	[ "$count" -gt 0 ] || fail "nothing held $when: the test would not exercise the release path"
+}
+
+# nq_table KEY: one figure of the host table ("host table --json").
+nq_table() {
+	"$NQ_CTL" host table --json | python3 -c '
+import json, sys; print(json.load(sys.stdin)["table"][sys.argv[1]])' "$1"
+}
+
+# nq_listed NQN: whether "host list" names the host.
+nq_listed() { "$NQ_CTL" host list --json | grep -qF "\"$1\""; }
+
+# nq_await_hosts N SECS: wait up to SECS for the table to hold N hosts
+# (reclaim runs each second); logs how long it took and the table.
+nq_await_hosts() {
+	local t0
+	t0=$(date +%s%N)
+	while [ "$(nq_table hosts)" -ne "$1" ] && [ "$(nq_ms_since "$t0")" -lt $(($2 * 1000)) ]; do
+		sleep 0.1
+	done
+	log "$(nq_ms_since "$t0") ms waiting for $1 hosts: $("$NQ_CTL" host table --json)"
 }
 
 # nq_check_balance: once I/O has stopped, every request nvmet-qos took in

@@ -27,7 +27,7 @@ from nlraw import (NETLINK_EXT_ACK, NETLINK_GENERIC, NLM_F_ACK, NLM_F_DUMP,
 NLA_F_NESTED = 0x8000
 E = uapi_enums()
 SETS = {s: max(v for n, v in E.items() if n.startswith("A_%s_" % s))
-        for s in ("HOST", "CLASS", "DEV", "STATS", "CTRL")}
+        for s in ("HOST", "CLASS", "DEV", "STATS", "CTRL", "TABLE")}
 CMDS = {n[4:]: v for n, v in E.items() if n.startswith("CMD_")}
 SET_OF = {c: c.split("_")[0] for c in CMDS if c != "UNSPEC"}
 U64, U32, U8, STR = "u64", "u32", "u8", "str"
@@ -186,11 +186,13 @@ class Fuzzer:
         getattr(self, "apply_" + cmd_name.lower())(v)
 
     def apply_host_set(self, v):
-        cur = self.hosts.get(v["NQN"], ["default", 100])
+        cur = self.hosts.get(v["NQN"]) or ["default", 100]
         self.hosts[v["NQN"]] = [v.get("CLASS", cur[0]), v.get("WEIGHT", cur[1])]
 
     def apply_host_del(self, v):
-        self.hosts[v["NQN"]] = ["default", 100]
+        # Unassigned: the kernel forgets it once idle, so None stands for
+        # "in default at weight 100, or gone".
+        self.hosts[v["NQN"]] = None
 
     def apply_class_new(self, v):
         conf = self.class_conf(100)
@@ -203,7 +205,7 @@ class Fuzzer:
     def apply_class_del(self, v):
         del self.classes[v["NAME"]]
         for h in self.hosts.values():
-            if h[0] == v["NAME"]:
+            if h and h[0] == v["NAME"]:
                 h[0] = "default"
 
     def apply_dev_set(self, v):
@@ -252,10 +254,13 @@ class Fuzzer:
         got = {c.pop("NAME"): c for c in self.dump("CLASS_GET", "CLASS")}
         if got != self.classes:
             bad.append("classes: kernel %s, model %s" % (got, self.classes))
+        # An assigned host is listed as assigned; an unassigned one (None)
+        # in default at weight 100 until the kernel forgets it.
         got = {h["NQN"]: [h["CLASS"], h["WEIGHT"]] for h in self.dump("HOST_GET", "HOST")}
-        if got != self.hosts:
-            diff = {k: (got.get(k), self.hosts.get(k))
-                    for k in set(got) | set(self.hosts) if got.get(k) != self.hosts.get(k)}
+        diff = {k: (got.get(k), self.hosts.get(k)) for k in set(got) | set(self.hosts)
+                if got.get(k) != self.hosts.get(k) and
+                (self.hosts.get(k, 0) is not None or got[k] != ["default", 100])}
+        if diff:
             bad.append("hosts differ (kernel, model): %s" % diff)
         got = {d.pop("ID"): d for d in self.dump("DEV_GET", "DEV")}
         if got != self.devs:

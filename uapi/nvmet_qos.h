@@ -159,6 +159,25 @@ enum {
 	NVMET_QOS_A_CTRL_MAX = (__NVMET_QOS_A_CTRL_MAX - 1)
 };
 
+/*
+ * Attribute set "table": the host table's bound, and what reclaim and
+ * folding did since load.
+ */
+enum {
+	NVMET_QOS_A_TABLE_UNSPEC,
+	NVMET_QOS_A_TABLE_PAD,
+	NVMET_QOS_A_TABLE_HOSTS,		/* u32: hosts in the table, overflow excluded */
+	NVMET_QOS_A_TABLE_MAX_HOSTS,		/* u32: the bound (module parameter max_hosts) */
+	NVMET_QOS_A_TABLE_HOSTS_RECLAIMED,	/* u64: idle hosts forgotten */
+	NVMET_QOS_A_TABLE_HOSTS_FOLDED,		/* u64: connects and requests run as the overflow host */
+	NVMET_QOS_A_TABLE_FLOWS,		/* u64: flows allocated now */
+	NVMET_QOS_A_TABLE_FLOWS_RECLAIMED,	/* u64: flows freed with their host */
+	NVMET_QOS_A_TABLE_FLOWS_SPILLED,	/* u64: flow allocations failed, spill flow used */
+
+	__NVMET_QOS_A_TABLE_MAX,
+	NVMET_QOS_A_TABLE_MAX = (__NVMET_QOS_A_TABLE_MAX - 1)
+};
+
 /* The multicast group of notifications (the *_NTF commands). */
 #define NVMET_QOS_MCGRP_EVENTS		"events"
 
@@ -181,6 +200,7 @@ enum {
 	NVMET_QOS_CMD_DEV_CHANGE_NTF,	/* notification: a device's settings were changed (attrs: device) */
 	NVMET_QOS_CMD_CTRL_CONNECT_NTF,	/* notification: nvmet created a controller (attrs: ctrl) */
 	NVMET_QOS_CMD_CTRL_DISCONNECT_NTF, /* notification: nvmet tears a controller down (attrs: ctrl) */
+	NVMET_QOS_CMD_TABLE_GET,	/* do: the host table's bound and counters */
 
 	__NVMET_QOS_CMD_MAX,
 	NVMET_QOS_CMD_MAX = (__NVMET_QOS_CMD_MAX - 1)
