@@ -44,6 +44,7 @@
 
 #include "nvmet.h"
 #include "nvmet_abi.h"
+#include "compat.h"
 #include "nvmet-qos.h"
 
 /* Distinct handlers: bdev and file read/write, flush, dsm, write zeroes, zone append. */
@@ -530,13 +531,7 @@ static bool abi_matches(struct module *mod)
 	unsigned int i;
 
 	for (i = 0; i < mod->num_gpl_syms; i++) {
-		const struct kernel_symbol *sym = &mod->gpl_syms[i];
-#ifdef CONFIG_HAVE_ARCH_PREL32_RELOCATIONS
-		const char *name = offset_to_ptr(&sym->name_offset);
-#else
-		const char *name = sym->name;
-#endif
-		if (strcmp(name, "nvmet_req_init"))
+		if (strcmp(nq_gpl_sym_name(mod, i), "nvmet_req_init"))
 			continue;
 		return mod->gpl_crcs &&
 		       (u32)mod->gpl_crcs[i] == NQ_NVMET_REQ_INIT_CRC;
