@@ -16,9 +16,14 @@
 #
 # KDIR       kernel build directory (default: running kernel's, else the
 #            newest installed Debian linux-headers-*-amd64)
+# KVER       instead of KDIR, an installed kernel's release
+#            (6.12.117+deb12-amd64) or series (6.12, 6.1: its newest)
 # NVMET_SRC  kernel source tree to take nvmet's private header from
 #            (default: extracted from Debian's linux-source-<ver> tarball)
 
+ifneq ($(KVER),)
+KDIR := $(shell scripts/find-kdir $(KVER))
+endif
 KDIR ?= $(shell scripts/find-kdir)
 NVMET_SRC ?=
 # The release, also in dkms.conf and ctl/Makefile (scripts/test-dkms checks).
@@ -37,6 +42,7 @@ NVMET_DIR := $(BUILD)/nvmet-$(KREL)
 DEBIAN_PKGS := build-essential bc bison flex kmod pkg-config cpio xz-utils \
 	iproute2 util-linux procps python3 python3-yaml \
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1 \
+	linux-image-6.12-amd64 linux-headers-6.12-amd64 linux-source-6.12 \
 	qemu-system-x86 busybox-static nvme-cli fio \
 	libnl-3-dev libnl-genl-3-dev gnuplot-nox groff-base systemd dkms openssl \
 	libelf-dev libssl-dev strace
