@@ -4,7 +4,9 @@
 #
 #   make            build kmod/nvmet-qos.ko and ctl/nvmet-qos
 #   make deps       install the Debian packages the build, tests and demo need
-#   make check      run every test: unit tests here, kernel tests in a VM
+#   make check      run every test: unit tests here, kernel tests in a VM,
+#                   all of them on 6.1, the core ones on 6.12 (CHECK_KERNELS)
+#   make check-all-kernels  every test on every kernel of CHECK_KERNELS
 #   make check-debug  the VM tests on a debug kernel (KASAN, lockdep,
 #                   kmemleak, ...) built once from Debian's linux-source
 #   make demo       the AI pipeline on a target in a VM: 30/70, then live 50/50
@@ -16,11 +18,20 @@
 #
 # KDIR       kernel build directory (default: running kernel's, else the
 #            newest installed Debian linux-headers-*-amd64)
+# KVER       instead of KDIR, an installed kernel's release
+#            (6.12.117+deb12-amd64) or series (6.12, 6.1: its newest)
 # NVMET_SRC  kernel source tree to take nvmet's private header from
 #            (default: extracted from Debian's linux-source-<ver> tarball)
+# CHECK_KERNELS  the kernels the VM tests boot, as KVER series or
+#            releases: every test on the first, selftests/core-tests on
+#            the others (make check-all-kernels: every test on each)
 
+ifneq ($(KVER),)
+KDIR := $(shell scripts/find-kdir $(KVER))
+endif
 KDIR ?= $(shell scripts/find-kdir)
 NVMET_SRC ?=
+CHECK_KERNELS ?= 6.1 6.12
 # The release, also in dkms.conf and ctl/Makefile (scripts/test-dkms checks).
 VERSION := 0.1.0
 # Install locations, below DESTDIR; the module goes to the updates/ of the
@@ -37,11 +48,12 @@ NVMET_DIR := $(BUILD)/nvmet-$(KREL)
 DEBIAN_PKGS := build-essential bc bison flex kmod pkg-config cpio xz-utils \
 	iproute2 util-linux procps python3 python3-yaml \
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1 \
+	linux-image-6.12-amd64 linux-headers-6.12-amd64 linux-source-6.12 \
 	qemu-system-x86 busybox-static nvme-cli fio \
 	libnl-3-dev libnl-genl-3-dev gnuplot-nox groff-base systemd dkms openssl \
 	libelf-dev libssl-dev strace
 
-.PHONY: all module ctl deps check check-debug unit-check vm-check demo bench install \
+.PHONY: all module ctl deps check check-all-kernels check-debug unit-check vm-check demo bench install \
 	uninstall dkms-install dkms-uninstall clean FORCE
 
 all: module ctl
@@ -63,7 +75,10 @@ deps:
 
 # The one command that runs every test; prints "N passed, N failed" last.
 check: all
-	KDIR=$(KDIR) scripts/check
+	KDIR=$(KDIR) scripts/check $(addprefix --kernel ,$(CHECK_KERNELS))
+
+check-all-kernels: all
+	KDIR=$(KDIR) scripts/check --full $(addprefix --kernel ,$(CHECK_KERNELS))
 
 unit-check: all
 	KDIR=$(KDIR) scripts/check --unit-only

@@ -44,6 +44,7 @@
 
 #include "nvmet.h"
 #include "nvmet_abi.h"
+#include "compat.h"
 #include "nvmet-qos.h"
 
 /* Distinct handlers: bdev and file read/write, flush, dsm, write zeroes, zone append. */
@@ -531,28 +532,42 @@ static int uninit_pre(struct kprobe *kp, struct pt_regs *regs)
  * and everything it points to. The build proved our copy of nvmet.h gives
  * the CRC the kernel's Module.symvers records; here we check the nvmet being
  * loaded carries that same CRC, so a rebuilt or foreign nvmet is refused.
+ * Its CRC goes in *crc; false when it exports no versioned nvmet_req_init.
  */
-static bool abi_matches(struct module *mod)
+static bool nvmet_crc(struct module *mod, u32 *crc)
 {
 #ifdef CONFIG_MODVERSIONS
 	unsigned int i;
 
 	for (i = 0; i < mod->num_gpl_syms; i++) {
-		const struct kernel_symbol *sym = &mod->gpl_syms[i];
-#ifdef CONFIG_HAVE_ARCH_PREL32_RELOCATIONS
-		const char *name = offset_to_ptr(&sym->name_offset);
-#else
-		const char *name = sym->name;
-#endif
-		if (strcmp(name, "nvmet_req_init"))
+		if (strcmp(nq_gpl_sym_name(mod, i), "nvmet_req_init"))
 			continue;
-		return mod->gpl_crcs &&
-		       (u32)mod->gpl_crcs[i] == NQ_NVMET_REQ_INIT_CRC;
+		if (!mod->gpl_crcs)
+			return false;
+		*crc = mod->gpl_crcs[i];
+		return true;
 	}
 	return false;
 #else
+	*crc = NQ_NVMET_REQ_INIT_CRC;
 	return true;
 #endif
+}
+
+static bool abi_matches(struct module *mod)
+{
+	u32 crc;
+
+	if (!nvmet_crc(mod, &crc)) {
+		pr_err("nvmet exports no versioned nvmet_req_init; not attaching\n");
+		return false;
+	}
+	if (crc != NQ_NVMET_REQ_INIT_CRC) {
+		pr_err("nvmet's nvmet_req_init has CRC 0x%08x, this module was built for 0x%08x: another nvmet build, whose requests it could misread; not attaching\n",
+		       crc, NQ_NVMET_REQ_INIT_CRC);
+		return false;
+	}
+	return true;
 }
 
 static struct tracepoint *find_tracepoint(struct module *mod, const char *name)
@@ -578,11 +593,8 @@ static int bind(struct module *mod)
 	struct binding *b = &bound;
 	int ret;
 
-	if (!abi_matches(mod)) {
-		pr_err("nvmet's nvmet_req_init CRC differs from the one this module was built against (0x%08x); not attaching\n",
-		       NQ_NVMET_REQ_INIT_CRC);
+	if (!abi_matches(mod))
 		return -ENOEXEC;
-	}
 	b->tp_init = find_tracepoint(mod, "nvmet_req_init");
 	b->tp_complete = find_tracepoint(mod, "nvmet_req_complete");
 	if (!b->tp_init || !b->tp_complete) {

@@ -12,6 +12,7 @@
 
 #include <net/genetlink.h>
 
+#include "compat.h"
 #include "nvmet-qos.h"
 
 #define NQN_POLICY { .type = NLA_NUL_STRING, .len = NVMET_QOS_NQN_MAX_LEN }
@@ -150,10 +151,10 @@ out:
 
 static int host_get_dump_start(struct netlink_callback *cb)
 {
-	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct nlattr **attrs = nq_dump_attrs(cb);
 
-	if (info->attrs[NVMET_QOS_A_HOST_NQN]) {
-		NL_SET_ERR_MSG_ATTR(cb->extack, info->attrs[NVMET_QOS_A_HOST_NQN],
+	if (attrs[NVMET_QOS_A_HOST_NQN]) {
+		NL_SET_ERR_MSG_ATTR(cb->extack, attrs[NVMET_QOS_A_HOST_NQN],
 				    "a host dump takes no NQN; use a do request for one host");
 		return -EINVAL;
 	}

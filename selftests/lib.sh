@@ -8,7 +8,9 @@
 # Exit codes follow kselftest: 0 pass, 1 fail, 4 skip (reason on stdout).
 
 NQ_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-NQ_KO=$NQ_ROOT/kmod/nvmet-qos.ko
+# The module: the work tree's build, or scripts/check's build of it for
+# the kernel of this VM when "make" built kmod/ for another.
+NQ_KO=${NQ_KO:-$NQ_ROOT/kmod/nvmet-qos.ko}
 NQ_CTL=$NQ_ROOT/ctl/nvmet-qos
 NQ_SUBNQN=nqn.2026-11.io.nvmet-qos:selftest
 NQ_PORT=4420

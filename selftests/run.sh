@@ -8,7 +8,8 @@
 # log of boot is scanned first, as a result of its own ("boot").
 # On a kernel with kmemleak (make check-debug), a last test scans for
 # leaks: every object the suite left unreferenced fails it.
-# Exits non-zero if any test failed.
+# NQ_NAME_PREFIX goes before every result's name (scripts/check names
+# each kernel's results after it). Exits non-zero if any test failed.
 
 cd "$(dirname "$0")" || exit 1
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
@@ -188,18 +189,18 @@ echo "1..$plan"
 # A report while the kernel boots (in the kernel itself, or from how the
 # VM runs it) is no test's, but would otherwise go unseen. A lockdep
 # kernel's RCU banner says "lockdep" without reporting anything.
-n=1 failed=0
-echo "# --- boot"
+n=1 failed=0 pfx=${NQ_NAME_PREFIX:-}
+echo "# --- ${pfx}boot"
 if klog_check boot '^\[ *[0-9.]+\] rcu:[[:space:]]+RCU lockdep checking is enabled\.$'; then
-	echo "ok $n boot # kernel log clean"
+	echo "ok $n ${pfx}boot # kernel log clean"
 else
-	echo "not ok $n boot # a report in the kernel log"
+	echo "not ok $n ${pfx}boot # a report in the kernel log"
 	failed=1
 fi
 for run in "${runs[@]}"; do
 	t=${run%:*} tr=${run##*:}
 	n=$((n + 1))
-	name=${t%.sh}
+	name=$pfx${t%.sh}
 	[ "$tr" = tcp ] || name="$name ($tr)"
 	echo "# --- $name"
 	start=$(date +%s)
@@ -233,10 +234,10 @@ if [ -w "$KMEMLEAK" ]; then
 	[ "$all" -gt "$count" ] &&
 		echo "# kmemleak: $((all - count)) objects of namespaces Debian 6.1's nvmet leaks (see 031-nvmet-ns-leak); not counted"
 	if [ "$count" -eq 0 ]; then
-		echo "ok $n kmemleak # no leak after the suite"
+		echo "ok $n ${pfx}kmemleak # no leak after the suite"
 	else
 		echo "$unknown" | head -n 200 | sed 's/^/#   /'
-		echo "not ok $n kmemleak # $count unreferenced objects after the suite"
+		echo "not ok $n ${pfx}kmemleak # $count unreferenced objects after the suite"
 		failed=$((failed + 1))
 	fi
 fi

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What differs between the kernels nvmet-qos is built and tested for
+ * (Debian 12's 6.1 and 6.12), kept in one place. nvmet's own structures
+ * need nothing here: the build proves its copy of nvmet.h against each
+ * kernel's Module.symvers.
+ */
+#ifndef NVMET_QOS_COMPAT_H
+#define NVMET_QOS_COMPAT_H
+
+#include <linux/module.h>
+#include <linux/version.h>
+#include <net/genetlink.h>
+
+/*
+ * One entry of a module's table of exported symbols, laid out as the
+ * kernel's __KSYMTAB emits it for every module (<linux/export-internal.h>,
+ * which modpost's generated .mod.c files include): the symbol, its name
+ * and its namespace, each a 32-bit offset from the field itself where the
+ * architecture has PREL32 relocations, else a pointer. The module loader's
+ * struct kernel_symbol describes the same entries, but modules can no
+ * longer see it in 6.12.
+ */
+struct nq_ksym {
+#ifdef CONFIG_HAVE_ARCH_PREL32_RELOCATIONS
+	int value_offset;
+	int name_offset;
+	int namespace_offset;
+#else
+	unsigned long value;
+	const char *name;
+	const char *namespace;
+#endif
+};
+
+/* 6.1 still declares it in <linux/export.h>: check ours against it there. */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+static_assert(sizeof(struct nq_ksym) == sizeof(struct kernel_symbol));
+#endif
+
+static inline const char *nq_ksym_name(const struct nq_ksym *sym)
+{
+#ifdef CONFIG_HAVE_ARCH_PREL32_RELOCATIONS
+	return offset_to_ptr(&sym->name_offset);
+#else
+	return sym->name;
+#endif
+}
+
+/* The i-th GPL-only symbol @mod exports. */
+static inline const char *nq_gpl_sym_name(const struct module *mod,
+					  unsigned int i)
+{
+	const struct nq_ksym *syms = (const struct nq_ksym *)mod->gpl_syms;
+
+	return nq_ksym_name(&syms[i]);
+}
+
+/*
+ * The attributes genetlink parsed for a dump request: 6.1 keeps them in
+ * struct genl_dumpit_info itself, 6.12 in the struct genl_info inside it.
+ */
+static inline struct nlattr **nq_dump_attrs(struct netlink_callback *cb)
+{
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+	return genl_dumpit_info(cb)->attrs;
+#else
+	return genl_info_dump(cb)->attrs;
+#endif
+}
+
+#endif /* NVMET_QOS_COMPAT_H */
