@@ -58,7 +58,8 @@ DEBIAN_PKGS := build-essential bc bison flex kmod pkg-config cpio xz-utils \
 
 all: module ctl
 
-$(NVMET_DIR)/kernel.release:
+# Extracted again when the extractor changed (it may take more files).
+$(NVMET_DIR)/kernel.release: scripts/nvmet-src
 	@test -n "$(KREL)" || { echo "no kernel build directory at KDIR=$(KDIR)" >&2; exit 1; }
 	scripts/nvmet-src $(KDIR) $(NVMET_DIR) $(NVMET_SRC)
 
