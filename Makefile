@@ -42,7 +42,7 @@ MANDIR ?= $(PREFIX)/share/man
 COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 UNITDIR ?= /lib/systemd/system
 BUILD := $(CURDIR)/build
-KREL := $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
+KREL := $(shell scripts/kernel-release $(KDIR))
 NVMET_DIR := $(BUILD)/nvmet-$(KREL)
 
 DEBIAN_PKGS := build-essential bc bison flex kmod pkg-config cpio xz-utils \
