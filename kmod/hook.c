@@ -20,16 +20,22 @@
  * waits for its data). There is no tracepoint for that, so a kprobe on
  * nvmet_req_uninit disarms such requests.
  *
+ * Every armed request is in the request hash until its trampoline runs,
+ * so that unload can hand back those a transport has not executed yet (a
+ * write whose data the host has not sent, perhaps never will): their
+ * req->execute goes back to nvmet's handler, and unload waits for no host.
+ *
  * The same two places tell the events group about controllers: a connect
  * command on an admin queue completing with success made one, and a kprobe
  * on nvmet_sq_destroy sees its admin queue go.
  *
  * Safety of module unload rests on one counter, "pending": requests whose
  * req->execute points into this module, plus trampolines still running.
- * Unload first stops arming new requests, then waits for pending to drain,
- * then waits for Tasks RCU so no task is still preempted on the last
- * instructions of a trampoline (the same guarantee ftrace relies on to free
- * its trampolines).
+ * Unload first stops arming new requests, releases held ones, hands back
+ * those not executed yet, then waits for pending to drain, then for RCU
+ * and Tasks RCU, so that no CPU is still on the last instructions of a
+ * trampoline, or about to call one whose address it read before the
+ * hand-back (the same guarantees ftrace relies on to free its trampolines).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -50,20 +56,22 @@
 /* Distinct handlers: bdev and file read/write, flush, dsm, write zeroes, zone append. */
 #define NR_SLOTS	16
 /*
- * Requests are hashed only while their handler runs or the device has
- * them: a held request is reached through its domain, not the hash. The
- * domains' depth bounds what is at the devices, so 4,096 buckets keep
- * the chains to a request or two at any number of hosts or held requests.
+ * Requests are hashed while armed (until the transport executes them),
+ * then while their handler runs or the device has them: a held request is
+ * reached through its domain, not the hash. The transports' queue depths
+ * bound the first, the domains' depth the second, so 4,096 buckets keep
+ * the chains short at any number of hosts or held requests.
  */
 #define REQ_HASH_BITS	12
 
 typedef void (*execute_fn)(struct nvmet_req *req);
 
-/* State of one request between execute and completion. */
+/* State of one request from arming to completion. */
 struct tracked {
-	struct hlist_node node;		/* in req_hash once executed */
+	struct hlist_node node;		/* in req_hash: armed, or executed */
 	struct nvmet_req *req;
 	execute_fn fn;			/* nvmet's handler */
+	bool armed;			/* req->execute is our trampoline */
 	struct nq_host *host;
 	struct nq_domain *dom;		/* NULL: not scheduled */
 	struct nqs_req sreq;
@@ -218,29 +226,23 @@ static bool scheduled(u8 opcode)
 	return false;
 }
 
-/* Remember what we need until completion; NULL only when short of memory. */
-static struct tracked *track(struct nvmet_req *req, execute_fn fn)
+/* What scheduling @t needs, once the transport executes it. */
+static void track(struct tracked *t)
 {
-	struct nvmet_ctrl *ctrl = req->sq->ctrl;
-	struct tracked *t;
+	struct nvmet_req *req = t->req;
 
-	t = kmem_cache_alloc(tracked_cache, GFP_ATOMIC);
-	if (!t)
-		return NULL;
-	t->req = req;
-	t->fn = fn;
-	t->host = nq_host_get(ctrl->hostnqn, GFP_ATOMIC);
+	t->armed = false;
+	t->host = nq_host_get(req->sq->ctrl->hostnqn, GFP_ATOMIC);
 	t->dom = domain_of(req->ns);
 	shape(req, t);
 	t->sreq.flow = NULL;
-	return t;
 }
 
 /*
- * Hash @t so that its completion finds it: O(1), no walk. nvmet reuses a
- * request only after completing it, and every completion passes
- * probe_complete(), which takes the entry out (unbind() drops the rest),
- * so there is never an older entry of the same request to replace.
+ * Hash @t so that its trampoline, completion or uninit finds it: O(1), no
+ * walk. nvmet reuses a request only after completing or uninitialising
+ * it, each of which takes the entry out (unbind() drops the rest), so
+ * there is never an older entry of the same request to replace.
  */
 static void hash_tracked(struct tracked *t)
 {
@@ -252,7 +254,8 @@ static void hash_tracked(struct tracked *t)
 	spin_unlock_irqrestore(&b->lock, flags);
 }
 
-static struct tracked *untrack(struct nvmet_req *req)
+/* Take @req's entry out of the hash: any, or only an armed one. */
+static struct tracked *untrack(struct nvmet_req *req, bool armed_only)
 {
 	struct req_bucket *b = bucket_of(req);
 	struct tracked *t;
@@ -260,7 +263,7 @@ static struct tracked *untrack(struct nvmet_req *req)
 
 	spin_lock_irqsave(&b->lock, flags);
 	hlist_for_each_entry(t, &b->head, node) {
-		if (t->req == req) {
+		if (t->req == req && (t->armed || !armed_only)) {
 			hlist_del(&t->node);
 			spin_unlock_irqrestore(&b->lock, flags);
 			return t;
@@ -280,7 +283,8 @@ static void untrack_all(void)
 		spin_lock_irq(&req_hash[i].lock);
 		hlist_for_each_entry_safe(t, tmp, &req_hash[i].head, node) {
 			hlist_del(&t->node);
-			nq_host_put(t->host);
+			if (!t->armed)
+				nq_host_put(t->host);
 			kmem_cache_free(tracked_cache, t);
 		}
 		spin_unlock_irq(&req_hash[i].lock);
@@ -358,22 +362,24 @@ bool nq_hook_req_dying(const struct nqs_req *r)
 /*
  * Runs in whatever context the transport executes commands from (a
  * workqueue for tcp, completion context for rdma): must not sleep. A
- * request the domain holds back stays armed ("pending") until its worker
+ * request the domain holds back stays "pending" until its worker
  * executes it.
  */
 static void trampoline(struct nvmet_req *req, int slot)
 {
-	execute_fn fn = READ_ONCE(orig_execute[slot]);
-	struct tracked *t;
+	struct tracked *t = untrack(req, true);
 
-	/* From here on completion sees nvmet's handler, not ours. */
-	req->execute = fn;
-	t = track(req, fn);
 	if (!t) {
-		fn(req);
-		pending_dec();
+		/*
+		 * Handed back by unload after the transport read our address:
+		 * nvmet's, unscheduled, as it would have been a moment later.
+		 * Unload waits out this call with its grace periods.
+		 */
+		READ_ONCE(orig_execute[slot])(req);
 		return;
 	}
+	req->execute = t->fn;
+	track(t);
 	if (t->dom && !percpu_ref_is_dying(&req->sq->ref) &&
 	    !nq_domain_submit(t->dom, t->host, &t->sreq))
 		return;
@@ -393,16 +399,6 @@ static const execute_fn trampolines[NR_SLOTS] = {
 	trampoline_8, trampoline_9, trampoline_10, trampoline_11,
 	trampoline_12, trampoline_13, trampoline_14, trampoline_15,
 };
-
-static int trampoline_slot(execute_fn fn)
-{
-	int i;
-
-	for (i = 0; i < NR_SLOTS; i++)
-		if (fn == trampolines[i])
-			return i;
-	return -1;
-}
 
 /* The slot whose trampoline calls @fn, claiming a free one on first use. */
 static int slot_for(execute_fn fn)
@@ -426,14 +422,11 @@ static int slot_for(execute_fn fn)
 	return ret;
 }
 
-/* Undo arming of a request that will never reach its execute handler. */
-static void disarm(struct nvmet_req *req)
+/* Undo the arming of @t, whose request will not come through us. */
+static void disarm(struct tracked *t)
 {
-	int slot = trampoline_slot(req->execute);
-
-	if (slot < 0)
-		return;
-	req->execute = orig_execute[slot];
+	WRITE_ONCE(t->req->execute, t->fn);
+	kmem_cache_free(tracked_cache, t);
 	pending_dec();
 }
 
@@ -441,6 +434,7 @@ static void probe_init(void *data, struct nvmet_req *req,
 		       struct nvme_command *cmd)
 {
 	u8 opcode = cmd->common.opcode;
+	struct tracked *t;
 	int slot;
 
 	if (!req->sq->qid || !req->sq->ctrl || !req->ns || !req->execute)
@@ -450,8 +444,16 @@ static void probe_init(void *data, struct nvmet_req *req,
 	slot = slot_for(req->execute);
 	if (slot < 0)
 		return;
+	/* Short of memory the request runs unscheduled, but runs. */
+	t = kmem_cache_alloc(tracked_cache, GFP_ATOMIC);
+	if (!t)
+		return;
+	t->req = req;
+	t->fn = req->execute;
+	t->armed = true;
 	this_cpu_inc(*pending);
 	req->execute = trampolines[slot];
+	hash_tracked(t);
 }
 
 static u8 ctrl_trtype(const struct nvmet_ctrl *ctrl)
@@ -500,17 +502,18 @@ static void probe_complete(void *data, struct nvmet_req *req)
 {
 	struct tracked *t;
 
-	if (trampoline_slot(req->execute) >= 0) {
-		disarm(req);
-		return;
-	}
 	if (!req->sq->qid) {
 		note_connect(req);
 		return;
 	}
-	t = untrack(req);
+	t = untrack(req, false);
 	if (!t)
 		return;
+	if (t->armed) {
+		/* nvmet_req_init() failed after our probe armed it */
+		disarm(t);
+		return;
+	}
 	if (t->dom)
 		nq_domain_complete(t->dom, &t->sreq,
 				   ktime_get_ns() - t->dispatch_ns);
@@ -523,7 +526,11 @@ static void probe_complete(void *data, struct nvmet_req *req)
 
 static int uninit_pre(struct kprobe *kp, struct pt_regs *regs)
 {
-	disarm((struct nvmet_req *)regs_get_kernel_argument(regs, 0));
+	struct tracked *t;
+
+	t = untrack((struct nvmet_req *)regs_get_kernel_argument(regs, 0), true);
+	if (t)
+		disarm(t);
 	return 0;
 }
 
@@ -650,9 +657,10 @@ err:
 struct drain {
 	unsigned int stop_ms;	/* to stop arming, a tracepoint grace period */
 	unsigned int release_ms;	/* to release every held request */
-	long requests;		/* armed, not yet executed, after that */
+	long handed_back;	/* armed, awaiting their transport, then */
+	long requests;		/* still running through us after that */
 	unsigned int drain_ms;	/* until none was */
-	unsigned int rcu_ms;	/* then for Tasks RCU */
+	unsigned int rcu_ms;	/* then for RCU and Tasks RCU */
 	unsigned int unhook_ms;	/* to let go of the rest of nvmet's hooks */
 };
 
@@ -680,11 +688,40 @@ static unsigned long stop_arming(struct drain *d)
 	return t;
 }
 
+/*
+ * Arming has stopped: give every request still armed back to nvmet's own
+ * handler. Its transport has not executed it and may not for a long time
+ * (a write whose data the host withholds); it will run unscheduled when
+ * it does. The trampoline, on the bucket lock too, takes a request or
+ * finds it handed back, never both.
+ */
+static long hand_back(void)
+{
+	struct tracked *t;
+	struct hlist_node *tmp;
+	long n = 0;
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(req_hash); i++) {
+		spin_lock_irq(&req_hash[i].lock);
+		hlist_for_each_entry_safe(t, tmp, &req_hash[i].head, node) {
+			if (!t->armed)
+				continue;
+			hlist_del(&t->node);
+			disarm(t);
+			n++;
+		}
+		spin_unlock_irq(&req_hash[i].lock);
+	}
+	return n;
+}
+
 static void wait_pending(struct drain *d)
 {
 	unsigned long start = jiffies, t = jiffies;
 	long n;
 
+	d->handed_back = hand_back();
 	d->requests = pending_sum();
 	while ((n = pending_sum()) > 0) {
 		if (time_after(jiffies, start + 10 * HZ)) {
@@ -696,11 +733,14 @@ static void wait_pending(struct drain *d)
 	}
 	d->drain_ms = lap(&t);
 	/*
-	 * No task may still be preempted on a trampoline's last instructions.
-	 * Tasks RCU waits for every task to block, however long another one
-	 * runs without doing so (kmemleak's scan; soft-RoCE's work under TCG,
-	 * 39 and 60 s seen).
+	 * No task may still be preempted on a trampoline's last instructions,
+	 * or between reading a handed-back request's old handler and calling
+	 * it. Tasks RCU waits for every task to block, however long another
+	 * one runs without doing so (kmemleak's scan; soft-RoCE's work under
+	 * TCG, 39 and 60 s seen); RCU covers the same in interrupt and
+	 * softirq context (rdma's completions), where no task blocks.
 	 */
+	synchronize_rcu();
 	synchronize_rcu_tasks();
 	d->rcu_ms = lap(&t);
 }
@@ -720,9 +760,9 @@ static void unbind(void)
 }
 
 /*
- * Arming has stopped and held requests are released: wait for the rest,
- * let go of nvmet, and say what the wait was for. Requests still armed
- * here wait for their transport (a write's data, say), not for us.
+ * Arming has stopped and held requests are released: hand back what the
+ * transports have not executed, wait for the rest, let go of nvmet, and
+ * say what the wait was for.
  */
 static void detach(struct drain *d)
 {
@@ -732,9 +772,9 @@ static void detach(struct drain *d)
 	t = jiffies;
 	unbind();
 	d->unhook_ms = lap(&t);
-	pr_info("detached from nvmet: %u ms to stop arming, %u ms to release held requests, %u ms for %ld request(s) not yet executed by their transport, %u ms for Tasks RCU, %u ms to unhook\n",
-		d->stop_ms, d->release_ms, d->drain_ms, d->requests,
-		d->rcu_ms, d->unhook_ms);
+	pr_info("detached from nvmet: %u ms to stop arming, %u ms to release held requests, %ld request(s) awaiting their transport handed back, %u ms for %ld request(s) running through nvmet-qos, %u ms for RCU and Tasks RCU, %u ms to unhook\n",
+		d->stop_ms, d->release_ms, d->handed_back, d->drain_ms,
+		d->requests, d->rcu_ms, d->unhook_ms);
 }
 
 static void nvmet_coming(struct module *mod)

@@ -52,7 +52,7 @@ done
 # command takes seconds (/bin/true 7 s, measured), and that is not the
 # module's. The command's wall time is reported beside it.
 worst=0 worst_wall=0 worst_rcu=0
-DETACH='^([0-9]+) ms to stop arming, ([0-9]+) ms to release held requests, ([0-9]+) ms for ([0-9]+) request\(s\) not yet executed by their transport, ([0-9]+) ms for Tasks RCU, ([0-9]+) ms to unhook$'
+DETACH='^([0-9]+) ms to stop arming, ([0-9]+) ms to release held requests, ([0-9]+) request\(s\) awaiting their transport handed back, ([0-9]+) ms for ([0-9]+) request\(s\) running through nvmet-qos, ([0-9]+) ms for RCU and Tasks RCU, ([0-9]+) ms to unhook$'
 for round in $(seq "$ROUNDS"); do
 	# Quietly: the round's line below says how many were held.
 	nq_await_held "before rmmod $round" nq_host_queued 1 > "$NQ_WORK/held"
@@ -68,8 +68,9 @@ for round in $(seq "$ROUNDS"); do
 	[ "$wall" -gt "$worst_wall" ] && worst_wall=$wall
 	# The module's own split of that time (its detach line): grace
 	# periods to stop arming and to unhook, the release of what it
-	# held, the transports' requests it waited for (a write whose data
-	# is on its way), then a Tasks RCU grace period, which lasts until
+	# held, the transports' requests it handed back to nvmet (a write
+	# whose data is on its way), those running through it it waited
+	# for, then RCU and Tasks RCU grace periods, the latter lasting until
 	# every task has blocked once. The bar leaves that grace period out
 	# and reports it: over soft-RoCE under TCG some task ran 39 s, once
 	# 60 s, without blocking while the module waited for no request.
@@ -77,7 +78,7 @@ for round in $(seq "$ROUNDS"); do
 	# shorten that (README, "Build and load it on a storage head").
 	split=$(dmesg | sed -n 's/.*nvmet_qos: detached from nvmet: //p' | tail -n 1)
 	if [[ $split =~ $DETACH ]]; then
-		release=${BASH_REMATCH[2]} rcu=${BASH_REMATCH[5]}
+		release=${BASH_REMATCH[2]} rcu=${BASH_REMATCH[6]}
 	else
 		fail "round $round: no detach line with its split: ${split:-none}"
 		release=0 rcu=0
