@@ -17,6 +17,8 @@ nq_require nvme fio python3
 BOUND_MS=10000
 nq_target_setup 100 512
 nq_load_qos
+# rmmod under I/O: no code patched under the emulator (lib.sh)
+nq_pin_tracepoints || die "cannot pin nvmet's tracepoints on through tracefs"
 nq_ctl class set default --max 20M
 
 fifo=$NQ_WORK/go

@@ -341,40 +341,51 @@ nq_host_ctrl() {
 	return 1
 }
 
-# nq_pin_tracepoints: hold the static keys of nvmet's two tracepoints
-# on, so that loading and unloading nvmet-qos adds and removes its probes
-# without patching the code of nvmet's I/O path. Under QEMU's
-# multi-threaded TCG a vCPU can keep running a translation of the int3
-# that text_poke_bp() put on a patched site after the site was rewritten:
-# both vCPUs trapped at __nvmet_req_complete+0x48 for minutes, the
-# kernel's "Code:" dump showing the restored nop there, and kprobes'
-# int3 handler took each trap for a breakpoint removed since and sent the
-# CPU back to the same address (soft lockup in nvmet_tcp_io_work, Tasks
-# RCU never ending). A CPU cannot do that after the IPIs text_poke_bp()
-# sends; an emulator's stale translation can. The keys stay on through
-# the trace events, enabled with the ring buffer off: each request then
-# calls one probe that records nothing, until the test's cleanup
-# switches them off again. Fails (returns 1) when the events cannot be
-# enabled.
+# nq_pin_tracepoints: hold nvmet's two tracepoints so that loading and
+# unloading nvmet-qos adds and removes its probes without patching the
+# code of nvmet's I/O path. Under QEMU's multi-threaded TCG a vCPU can keep
+# running a translation of the int3 that text_poke_bp() put on a patched
+# site after the site was rewritten:
+# - 6.1: both vCPUs trapped at __nvmet_req_complete+0x48 (the static key's
+#   jump) for minutes, the kernel's "Code:" dump showing the restored nop
+#   there, and kprobes' int3 handler took each trap for a breakpoint
+#   removed since and sent the CPU back to the same address (soft lockup
+#   in nvmet_tcp_io_work, Tasks RCU never ending);
+# - 6.12: "Oops: int3" at nvmet_req_init+0x189, one byte past the static
+#   call to the tracepoint's probe (objdump of 6.12's nvmet.ko), which a
+#   tracepoint repoints when its probes go from one to two and back.
+# A CPU cannot do that after the IPIs text_poke_bp() sends; an emulator's
+# stale translation can. Each tracepoint gets two probes of its own here:
+# its trace event enabled at the top level and in one trace instance,
+# both with the ring buffer off (each request calls two probes that record
+# nothing). The static key then stays on and the static call stays on
+# the tracepoint's iterator, so nvmet-qos's probe comes and goes as a
+# third without a byte of nvmet's code changing. The test's cleanup
+# undoes it. Fails (returns 1) when the events cannot be enabled.
 NQ_TRACING=/sys/kernel/tracing
 nq_pinned=0
 nq_pin_tracepoints() {
-	local e
+	local e t
 	[ -d "$NQ_TRACING/events" ] || mount -t tracefs tracefs "$NQ_TRACING" || return 1
-	echo 0 > "$NQ_TRACING/tracing_on" || return 1
+	mkdir -p "$NQ_TRACING/instances/nq-pin" || return 1
 	nq_pinned=1
-	for e in nvmet_req_init nvmet_req_complete; do
-		echo 1 > "$NQ_TRACING/events/nvmet/$e/enable" || return 1
+	for t in "$NQ_TRACING" "$NQ_TRACING/instances/nq-pin"; do
+		echo 0 > "$t/tracing_on" || return 1
+		for e in nvmet_req_init nvmet_req_complete; do
+			echo 1 > "$t/events/nvmet/$e/enable" || return 1
+		done
 	done
 }
-
 # nq_unpin_tracepoints: undo nq_pin_tracepoints, if it ran.
 nq_unpin_tracepoints() {
-	local e
+	local e t
 	[ "$nq_pinned" -eq 1 ] || return 0
-	for e in nvmet_req_init nvmet_req_complete; do
-		echo 0 > "$NQ_TRACING/events/nvmet/$e/enable" 2>/dev/null
+	for t in "$NQ_TRACING/instances/nq-pin" "$NQ_TRACING"; do
+		for e in nvmet_req_init nvmet_req_complete; do
+			echo 0 > "$t/events/nvmet/$e/enable" 2>/dev/null
+		done
 	done
+	rmdir "$NQ_TRACING/instances/nq-pin" 2>/dev/null
 	echo 1 > "$NQ_TRACING/tracing_on"
 	nq_pinned=0
 }
