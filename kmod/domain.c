@@ -33,6 +33,7 @@
 #include <linux/spinlock.h>
 #include <linux/stringify.h>
 #include <linux/workqueue.h>
+#include <linux/xarray.h>
 
 #include "nvmet-qos.h"
 
@@ -63,6 +64,11 @@ struct nq_domain {
 	struct nqs_class cls[NQ_MAX_CLASSES];
 	u32 cls_gen[NQ_MAX_CLASSES];	/* 0: slot not initialised */
 	struct list_head flow_list;	/* in creation order */
+	/*
+	 * Flows by creation number, the spill flow at 0: a dump resumes at
+	 * a number and copies one flow per hold of the lock.
+	 */
+	struct xarray flows;
 	u64 flow_seq;
 	struct nq_flow spill;		/* the overflow host's; dom set once used */
 	struct work_struct work;
@@ -109,6 +115,11 @@ static struct nqs_class *domain_class(struct nq_domain *d, int id)
 	return &d->cls[id];
 }
 
+static struct nq_flow *flow_of(const struct nqs_req *r)
+{
+	return container_of(r->flow, struct nq_flow, f);
+}
+
 static unsigned long flow_key(const struct nq_domain *d,
 			      const struct nq_host *host)
 {
@@ -130,7 +141,7 @@ static struct nq_flow *flow_find(struct nq_domain *d, struct nq_host *host)
 	return found;
 }
 
-/* Under d->lock: make @fl the flow of @host on @d. */
+/* Under d->lock: make @fl, numbered already, the flow of @host on @d. */
 static void flow_add(struct nq_domain *d, struct nq_flow *fl,
 		     struct nq_host *host)
 {
@@ -140,7 +151,6 @@ static void flow_add(struct nq_domain *d, struct nq_flow *fl,
 	nq_host_policy(host, &class_id, &weight);
 	fl->host = host;
 	fl->dom = d;
-	fl->seq = ++d->flow_seq;
 	nqs_flow_init(&fl->f, domain_class(d, class_id), weight);
 	list_add_tail(&fl->lnode, &d->flow_list);
 	spin_lock(&flows_lock);
@@ -148,11 +158,16 @@ static void flow_add(struct nq_domain *d, struct nq_flow *fl,
 	spin_unlock(&flows_lock);
 }
 
-/* Under d->lock: the overflow host's flow, set up on first use. */
+/*
+ * Under d->lock: the overflow host's flow, set up on first use. It works
+ * whatever happens; short of memory, dumps do not show it.
+ */
 static struct nq_flow *spill(struct nq_domain *d)
 {
-	if (!d->spill.dom)
+	if (!d->spill.dom) {
+		xa_store(&d->flows, 0, &d->spill, GFP_ATOMIC);
 		flow_add(d, &d->spill, nq_host_overflow());
+	}
 	return &d->spill;
 }
 
@@ -170,10 +185,18 @@ static struct nq_flow *flow_get(struct nq_domain *d, struct nq_host *host)
 	if (host == nq_host_overflow() || nq_host_dead(host))
 		return spill(d);
 	fl = kzalloc(sizeof(*fl), GFP_ATOMIC);
+	if (fl) {
+		fl->seq = d->flow_seq + 1;
+		if (xa_err(xa_store(&d->flows, fl->seq, fl, GFP_ATOMIC))) {
+			kfree(fl);
+			fl = NULL;
+		}
+	}
 	if (!fl) {
 		atomic64_inc(&flows_spilled);
 		return spill(d);
 	}
+	d->flow_seq = fl->seq;
 	flow_add(d, fl, host);
 	nq_host_flow_added(host);
 	atomic64_inc(&nr_flows);
@@ -184,9 +207,12 @@ static struct nq_flow *flow_get(struct nq_domain *d, struct nq_host *host)
 static void flow_free(struct nq_domain *d, struct nq_flow *fl)
 {
 	list_del(&fl->lnode);
+	xa_erase(&d->flows, fl->seq);
 	spin_lock(&flows_lock);
 	hash_del_rcu(&fl->hnode);
 	spin_unlock(&flows_lock);
+	/* for a dump that found it under RCU: gone */
+	fl->dom = NULL;
 	nqs_flow_exit(&fl->f);
 	nq_host_flow_removed(fl->host);
 	atomic64_dec(&nr_flows);
@@ -289,6 +315,8 @@ static struct nqs_req *next_request(struct nq_domain *d)
 	}
 	if (!r)
 		r = nqs_next(&d->sched, now);
+	if (r)
+		nq_host_held(flow_of(r)->host, -1);
 	if (!r && d->sched.nr_queued) {
 		t = nqs_next_event(&d->sched, now);
 		if (!t || t > d->scan_at)
@@ -322,6 +350,12 @@ static struct nq_domain *domain_find(u32 key)
 	return NULL;
 }
 
+static void domain_free(struct nq_domain *d)
+{
+	xa_destroy(&d->flows);
+	kfree(d);
+}
+
 static struct nq_domain *domain_alloc(u32 key, const char *name, gfp_t gfp)
 {
 	struct nq_domain *d = kzalloc(sizeof(*d), gfp);
@@ -336,6 +370,8 @@ static struct nq_domain *domain_alloc(u32 key, const char *name, gfp_t gfp)
 	spin_lock_init(&d->lock);
 	nqs_domain_init(&d->sched, now_ns());
 	INIT_LIST_HEAD(&d->flow_list);
+	/* taken under d->lock only, with interrupts off */
+	xa_init_flags(&d->flows, XA_FLAGS_LOCK_IRQ);
 	INIT_WORK(&d->work, domain_work);
 	hrtimer_init(&d->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	d->timer.function = domain_timer;
@@ -385,7 +421,8 @@ static struct nq_domain *domain_get(u32 key, const char *name, gfp_t gfp)
 		new = NULL;
 	}
 	spin_unlock_irqrestore(&domains_lock, flags);
-	kfree(new);
+	if (new)
+		domain_free(new);
 	if (!d)
 		return NULL;
 found:
@@ -476,6 +513,8 @@ bool nq_domain_submit(struct nq_domain *d, struct nq_host *host,
 	r->flow = &fl->f;
 	d->admitted++;
 	now = nqs_submit(&d->sched, r, now_ns());
+	if (!now)
+		nq_host_held(fl->host, 1);
 	spin_unlock_irqrestore(&d->lock, flags);
 	if (!now)
 		domain_kick(d);
@@ -505,7 +544,7 @@ void nq_domain_complete(struct nq_domain *d, struct nqs_req *r, u64 lat_ns)
 
 	if (!r->flow)
 		return;
-	fl = container_of(r->flow, struct nq_flow, f);
+	fl = flow_of(r);
 	spin_lock_irqsave(&d->lock, flags);
 	d->completed++;
 	fl->inflight--;
@@ -607,19 +646,18 @@ int nq_domain_walk(unsigned long *pos,
 	return ret;
 }
 
-/* Copy the first flow of @d after number @seq into @snap; false if none. */
-static bool flow_snapshot(struct nq_domain *d, u64 seq,
+/*
+ * Copy @fl of @d into @snap: one flow per hold of the lock, however many
+ * the device has. False if it went away (or, the spill flow, is unused).
+ */
+static bool flow_snapshot(struct nq_domain *d, struct nq_flow *fl,
 			  struct nq_flow_snapshot *snap)
 {
-	struct nq_flow *fl;
 	unsigned long flags;
 	bool found = false;
 
 	spin_lock_irqsave(&d->lock, flags);
-	list_for_each_entry(fl, &d->flow_list, lnode) {
-		if (fl->seq <= seq)
-			continue;
-		snap->seq = fl->seq;
+	if (fl->dom == d) {
 		snap->dev_id = d->key;
 		strscpy(snap->dev_name, d->name, sizeof(snap->dev_name));
 		snap->class_id = fl->f.cls - d->cls;
@@ -628,7 +666,6 @@ static bool flow_snapshot(struct nq_domain *d, u64 seq,
 		snap->st = fl->stats;
 		strscpy(snap->nqn, nq_host_nqn(fl->host), sizeof(snap->nqn));
 		found = true;
-		break;
 	}
 	spin_unlock_irqrestore(&d->lock, flags);
 	return found;
@@ -637,8 +674,8 @@ static bool flow_snapshot(struct nq_domain *d, u64 seq,
 /*
  * Every flow of every domain, from position @pos (domain, flow number),
  * which is advanced past each flow @fn accepted. Flows are numbered in
- * creation order and kept in it, so a position stays valid between calls
- * while flows come and go.
+ * creation order and found by number, so a position stays valid between
+ * calls while flows come and go, and resuming costs a lookup, not a walk.
  */
 int nq_flow_walk(u64 pos[2],
 		 int (*fn)(const struct nq_flow_snapshot *snap, void *arg),
@@ -646,7 +683,9 @@ int nq_flow_walk(u64 pos[2],
 {
 	struct nq_flow_snapshot *snap;
 	struct nq_domain *d;
-	u64 idx = 0;
+	struct nq_flow *fl;
+	unsigned long idx;
+	u64 nr = 0;
 	int ret = 0;
 
 	snap = kmalloc(sizeof(*snap), GFP_KERNEL);
@@ -654,13 +693,15 @@ int nq_flow_walk(u64 pos[2],
 		return -ENOMEM;
 	rcu_read_lock();
 	list_for_each_entry_rcu(d, &domains, node) {
-		if (idx++ < pos[0])
+		if (nr++ < pos[0])
 			continue;
-		while (flow_snapshot(d, pos[1], snap)) {
-			ret = fn(snap, arg);
-			if (ret)
-				goto out;
-			pos[1] = snap->seq;
+		xa_for_each_start(&d->flows, idx, fl, pos[1]) {
+			if (flow_snapshot(d, fl, snap)) {
+				ret = fn(snap, arg);
+				if (ret)
+					goto out;
+			}
+			pos[1] = idx + 1;
 		}
 		pos[0]++;
 		pos[1] = 0;
@@ -669,25 +710,6 @@ out:
 	rcu_read_unlock();
 	kfree(snap);
 	return ret;
-}
-
-u64 nq_domains_host_queued(const struct nq_host *host)
-{
-	struct nq_domain *d;
-	struct nq_flow *fl;
-	unsigned long flags;
-	u64 n = 0;
-
-	rcu_read_lock();
-	list_for_each_entry_rcu(d, &domains, node) {
-		spin_lock_irqsave(&d->lock, flags);
-		fl = flow_find(d, (struct nq_host *)host);
-		if (fl)
-			n += fl->f.nr_queued;
-		spin_unlock_irqrestore(&d->lock, flags);
-	}
-	rcu_read_unlock();
-	return n;
 }
 
 void nq_domains_class_stats(int id, struct nq_class_stats *st)
@@ -736,7 +758,7 @@ void nq_domains_exit(void)
 			if (fl != &d->spill)
 				kfree(fl);
 		list_del(&d->node);
-		kfree(d);
+		domain_free(d);
 	}
 	destroy_workqueue(nq_wq);
 }

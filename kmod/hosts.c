@@ -69,6 +69,7 @@ struct nq_host {
 	bool dead;			/* unhashed by reclaim */
 	u32 nr_ctrls;			/* live controllers; under hosts_lock */
 	atomic_t nr_flows;		/* flows that point at us */
+	atomic_t queued;		/* requests held on any device */
 	struct list_head dnode;		/* on dying, reclaim's own */
 	u64 idle_mark;			/* activity seen by the last scan */
 	unsigned long idle_since;	/* jiffies; 0: not idle */
@@ -156,6 +157,15 @@ void nq_host_flow_added(struct nq_host *host)
 void nq_host_flow_removed(struct nq_host *host)
 {
 	atomic_dec(&host->nr_flows);
+}
+
+/*
+ * A domain held (+1) or let go of (-1) a request of @host: kept here so
+ * that reading a host's queue takes no domain's lock.
+ */
+void nq_host_held(struct nq_host *host, int delta)
+{
+	atomic_add(delta, &host->queued);
 }
 
 /* Under hosts_lock: list and hash @new, unless the table is full. */
@@ -410,7 +420,7 @@ static void snapshot(struct nq_host *host, struct nq_host_snapshot *snap)
 	strscpy(snap->nqn, host->nqn, sizeof(snap->nqn));
 	nq_host_policy(host, &snap->class_id, &snap->weight);
 	counters(host, snap);
-	snap->queued = nq_domains_host_queued(host);
+	snap->queued = max(atomic_read(&host->queued), 0);
 }
 
 /* One host by NQN, "(overflow)" too once it has been used. */

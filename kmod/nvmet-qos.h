@@ -63,6 +63,7 @@ struct nq_host *nq_host_overflow(void);
 bool nq_host_dead(const struct nq_host *host);
 void nq_host_flow_added(struct nq_host *host);
 void nq_host_flow_removed(struct nq_host *host);
+void nq_host_held(struct nq_host *host, int delta);
 int nq_host_class_of(const char *nqn);
 void nq_hosts_table(struct nq_hosts_info *info);
 void nq_host_policy(const struct nq_host *host, int *class_id, u32 *weight);
@@ -132,7 +133,6 @@ void nq_domains_bypass(void);
 int nq_domain_walk(unsigned long *pos,
 		   int (*fn)(const struct nq_dev_snapshot *snap, void *arg),
 		   void *arg);
-u64 nq_domains_host_queued(const struct nq_host *host);
 void nq_domains_drop_host(struct nq_host *host);
 void nq_domains_table(struct nq_hosts_info *info);
 void nq_domains_class_stats(int class_id, struct nq_class_stats *st);
@@ -153,7 +153,6 @@ void nq_stats_tick(struct nq_flow_stats *s, u64 now);
 
 /* A copy of one flow's statistics, for netlink. */
 struct nq_flow_snapshot {
-	u64 seq;			/* the walk's cursor */
 	u32 dev_id;
 	char dev_name[32];
 	int class_id;

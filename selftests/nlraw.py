@@ -5,12 +5,13 @@
 Bypasses the nvmet-qos tool's own checks, so tests can see what the kernel
 accepts and what it says when it refuses.
 
-  nlraw.py COMMAND [ATTR=TYPE:VALUE ...]
+  nlraw.py [--dump] COMMAND [ATTR=TYPE:VALUE ...]
 
 COMMAND and ATTR are names from uapi/nvmet_qos.h without their prefix
 (DEV_SET, DEV_ID); TYPE is u8, u16, u32, u64, str (NUL-terminated), or hex
 (raw bytes). Prints "ok" or "error ERRNO: MESSAGE" and exits 0 when the
 kernel accepted the request, 1 when it refused it, 2 on local errors.
+With --dump the request is a dump: "ok N messages in MS ms" on success.
 """
 import errno
 import os
@@ -18,6 +19,7 @@ import re
 import socket
 import struct
 import sys
+import time
 
 NETLINK_GENERIC = 16
 SOL_NETLINK = 270
@@ -109,6 +111,9 @@ def family_id(sock):
 
 
 def main(argv):
+    dump = len(argv) > 1 and argv[1] == "--dump"
+    if dump:
+        argv = argv[1:]
     if len(argv) < 2:
         sys.exit(__doc__)
     names = uapi_enums()
@@ -119,9 +124,16 @@ def main(argv):
         payload += encode(names["A_" + name] if not name.isdigit() else int(name), value)
     sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_GENERIC)
     sock.setsockopt(SOL_NETLINK, NETLINK_EXT_ACK, 1)
-    err, text, _ = request(sock, family_id(sock), cmd, payload)
+    family = family_id(sock)
+    t0 = time.monotonic()
+    err, text, replies = request(sock, family, cmd, payload, flags=NLM_F_REQUEST |
+                                 (NLM_F_DUMP if dump else NLM_F_ACK))
     if not err:
-        print("ok")
+        if dump:
+            print("ok %d messages in %d ms"
+                  % (len(replies), (time.monotonic() - t0) * 1000))
+        else:
+            print("ok")
         return 0
     print("error %s: %s" % (errno.errorcode.get(err, err), text))
     return 1

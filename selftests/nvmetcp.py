@@ -19,9 +19,9 @@ write_stalled() and its send_data(). Command line:
       for it, "status N" when the write completed, then read the range
       back and print "readback ok" or "readback bad".
   nvmetcp.py touch ADDR PORT SUBNQN NQN-PREFIX HOSTS NSIDS
-      Connect hosts NQN-PREFIX1..HOSTS, each reading one block of each
-      namespace 1..NSIDS, and stay connected until standard input closes;
-      print "ready" when every read completed.
+      Host by host, connect NQN-PREFIX1..HOSTS, read one block of each
+      namespace 1..NSIDS, and disconnect; print "done N" after each 1,024
+      hosts and at the end.
 """
 import os
 import socket
@@ -242,16 +242,15 @@ def stall_write(addr, port, subnqn, hostnqn, nsid, slba, nbytes, byte):
 
 
 def touch(addr, port, subnqn, prefix, hosts, nsids):
-    conns = []
-    for h in range(1, int(hosts) + 1):
-        host = Host(addr, int(port), subnqn, "%s%d" % (prefix, h)).connect()
-        conns.append(host)
-        for nsid in range(1, int(nsids) + 1):
+    hosts, nsids = int(hosts), int(nsids)
+    for h in range(1, hosts + 1):
+        host = Host(addr, int(port), subnqn, "%s%d" % (prefix, h), depth=4)
+        host.connect()
+        for nsid in range(1, nsids + 1):
             host.read(nsid, 0, 1 << host.block_shift(nsid))
-    print("ready", flush=True)
-    sys.stdin.read()
-    for host in conns:
         host.close()
+        if h % 1024 == 0 or h == hosts:
+            print("done %d" % h, flush=True)
 
 
 def main(argv):
