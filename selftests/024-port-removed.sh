@@ -6,6 +6,7 @@
 # tears down every controller there. The module lets go of the held
 # requests within 10 s, nvmet reports the controller gone, and a host on
 # another port carries on with verified I/O, without error.
+# Host recovery: the cut host tries to reconnect, by design
 . "$(dirname "$0")/lib.sh"
 nq_require nvme fio python3
 

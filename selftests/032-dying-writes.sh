@@ -13,6 +13,7 @@
 # writes held at the cut (less the few let through meanwhile) complete
 # with an error, and read back through host 2 on another port, the range
 # holds pattern B in exactly as many blocks as host 1's writes succeeded.
+# Host recovery: host 1 is cut off on purpose, as a failing path would be
 . "$(dirname "$0")/lib.sh"
 nq_require nvme fio python3
 

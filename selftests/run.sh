@@ -17,6 +17,13 @@ export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 TEST_TIMEOUT=${NQ_TEST_TIMEOUT:-600}
 SPLAT='WARNING:|BUG:|ODEBUG:|Oops|general protection fault|lockdep|KASAN|UBSAN|kernel BUG|possible circular locking|INFO: task .* blocked|hung_task|Call Trace:|RCU stall|refcount_t:'
 
+# What a QoS bug looks like from a host, in the kernel log of the VM's
+# hosts and target alike: a host's I/O timing out, a host recovering or
+# resetting its controller, a keep-alive lost on either side. Each fails
+# the test that caused it, unless the test cuts hosts off on purpose and
+# says so with a "# Host recovery: REASON" line; then it is shown.
+HOSTFAULT='nvme nvme[0-9]+: .*( timeout$|: timeout request)|nvme nvme[0-9]+: (starting error recovery|resetting controller|Reconnecting in|Failed reconnect|failed nvme_keep_alive|keep-alive failed)|nvmet: ctrl [0-9]+ (keep-alive timer .* expired|fatal error)'
+
 # Three reports come from Debian 6.1 itself, with or without nvmet-qos,
 # and are shown but do not fail a test; every other splat does.
 # - null_blk (the test device) races its own bandwidth timer: a submission
@@ -98,11 +105,13 @@ unknown_leaks() {
 	END { done_obj() }'
 }
 
-# klog_check NAME [BANNER]: read and clear the kernel log, which NAME
-# left, less lines matching the extended regex BANNER. Known reports are
-# named; any other is shown and fails NAME (returns 1).
+# klog_check NAME [BANNER [RECOVERY]]: read and clear the kernel log,
+# which NAME left, less lines matching the extended regex BANNER. Known
+# reports are named; any other is shown and fails NAME (returns 1), and
+# so does a host fault (HOSTFAULT) unless RECOVERY says why NAME causes
+# them.
 klog_check() {
-	local klog unknown
+	local klog unknown faults
 	klog=$(dmesg -c)
 	[ -n "${2:-}" ] && klog=$(grep -Ev "$2" <<<"$klog")
 	KLOG=$klog
@@ -112,6 +121,14 @@ klog_check() {
 		grep -E -A 40 "$SPLAT" <<<"$klog" | head -n 80 | sed 's/^/#   /'
 		return 1
 	fi
+	faults=$(grep -E "$HOSTFAULT" <<<"$klog")
+	if [ -n "$faults" ] && [ -z "${3:-}" ]; then
+		echo "# kernel log of $1: a host timed out, recovered or lost its keep-alive:"
+		head -n 20 <<<"$faults" | sed 's/^/#   /'
+		return 1
+	fi
+	[ -n "$faults" ] &&
+		echo "# kernel log of $1: $(wc -l <<<"$faults") lines of host recovery, which the test causes ($3)"
 	grep -q "nullb_bwtimer_fn" <<<"$klog" &&
 		echo "# kernel log of $1: null_blk's bandwidth-timer race (a Debian 6.1 null_blk bug, not nvmet-qos); not counted"
 	grep -q "nvmet_tcp_install_queue+" <<<"$klog" &&
@@ -208,7 +225,7 @@ for run in "${runs[@]}"; do
 	rc=$?
 	secs=$(($(date +%s) - start))
 	echo "$out" | sed 's/^\([^#]\)/# \1/'
-	klog_check "$name" || rc=1
+	klog_check "$name" "" "$(sed -n 's/^# Host recovery: //p' "$t" | head -n 1)" || rc=1
 	if [ "$lockdep" = on ] && ! lockdep_on; then
 		lockdep=off
 		echo "# lockdep turned itself off during $name: the rest of this boot runs without lock checking"
