@@ -44,6 +44,8 @@ static const struct field dev_fields[] = {
 	{ NVMET_QOS_A_DEV_ADMITTED,	"admitted",	NULL,		VAL_PLAIN, true },
 	{ NVMET_QOS_A_DEV_COMPLETED,	"completed",	NULL,		VAL_PLAIN, true },
 	{ NVMET_QOS_A_DEV_TAGS,		"tags",		"TAGS",		VAL_PLAIN, true },
+	{ NVMET_QOS_A_DEV_RETRIED,	"retried",	"RETRIED",	VAL_PLAIN, true },
+	{ NVMET_QOS_A_DEV_FORCED,	"forced",	"FORCED",	VAL_PLAIN, true },
 };
 
 #define NFIELDS ARRAY_SIZE(dev_fields)
@@ -63,6 +65,8 @@ static const struct nla_policy dev_policy[NVMET_QOS_A_DEV_MAX + 1] = {
 	[NVMET_QOS_A_DEV_ADMITTED]	= { .type = NLA_U64, .maxlen = 8 },
 	[NVMET_QOS_A_DEV_COMPLETED]	= { .type = NLA_U64, .maxlen = 8 },
 	[NVMET_QOS_A_DEV_TAGS]		= { .type = NLA_U32, .maxlen = 4 },
+	[NVMET_QOS_A_DEV_RETRIED]	= { .type = NLA_U64, .maxlen = 8 },
+	[NVMET_QOS_A_DEV_FORCED]	= { .type = NLA_U64, .maxlen = 8 },
 };
 
 /* Spec names, used when the kernel blames an attribute. */
@@ -82,6 +86,8 @@ static const char *const dev_attr_names[NVMET_QOS_A_DEV_MAX + 1] = {
 	[NVMET_QOS_A_DEV_ADMITTED]	= "admitted",
 	[NVMET_QOS_A_DEV_COMPLETED]	= "completed",
 	[NVMET_QOS_A_DEV_TAGS]		= "tags",
+	[NVMET_QOS_A_DEV_RETRIED]	= "retried",
+	[NVMET_QOS_A_DEV_FORCED]	= "forced",
 };
 
 static const struct qos_attr_set dev_set = {
@@ -165,8 +171,11 @@ const struct qos_obj qos_dev_obj = {
 	.from_attrs = dev_from_attrs,
 	.cmp = dev_cmp,
 	.print_json = dev_print_json,
-	/* DEVICE ID DEPTH INFLIGHT QUEUED RATE WRITE-COST IO-COST CAPACITY TAGS */
-	.align = "lrrrrrrrrr",
+	/*
+	 * DEVICE ID DEPTH INFLIGHT QUEUED RATE WRITE-COST IO-COST CAPACITY
+	 * TAGS RETRIED FORCED
+	 */
+	.align = "lrrrrrrrrrrr",
 	.table_head = dev_table_head,
 	.table_row = dev_table_row,
 };

@@ -12,6 +12,13 @@
  * aborts those of a dying queue and executes those of a namespace being
  * disabled).
  *
+ * No request is held longer than hold_max_ms at a time: one that has been
+ * is answered Command Interrupted, which the host sends again (retry.c
+ * keeps its place in line), so that QoS never makes a host's I/O time
+ * out. A host allows only so many retries (Linux: 5); once hold_retries
+ * were asked of a command, it is dispatched at its next expiry whatever
+ * its class's limits, and charged: a debt its class repays.
+ *
  * Domains live until module unload. A flow (one host on one domain) lives
  * until its host is reclaimed (hosts.c) and the flow is empty; a host that
  * is dying, or a flow that cannot be allocated, uses the domain's spill
@@ -38,6 +45,19 @@
 #include "nvmet-qos.h"
 
 #define RELEASE_SCAN_NS		(20 * NSEC_PER_MSEC)
+
+/*
+ * Below the 30 s I/O timeout of Linux hosts (nvme_core.io_timeout), with
+ * room for the trip. Lower it for hosts with shorter timeouts.
+ */
+static unsigned int hold_max_ms = 25000;
+module_param(hold_max_ms, uint, 0644);
+MODULE_PARM_DESC(hold_max_ms, "Longest a request is held at a time before its host is asked to send it again (Command Interrupted), in ms; 0: no bound (default 25000)");
+
+/* Linux hosts retry a command 5 times (nvme_core.max_retries). */
+static unsigned int hold_retries = 5;
+module_param(hold_retries, uint, 0644);
+MODULE_PARM_DESC(hold_retries, "Times a host is asked to send one command again before it is dispatched past its class's limits (default 5, Linux's nvme_core.max_retries)");
 #define DOMAIN_HASH_BITS	10	/* NQ_MAX_DOMAINS */
 #define FLOW_HASH_BITS		16
 
@@ -77,6 +97,9 @@ struct nq_domain {
 	bool bypass;
 	/* Requests scheduled and their completions: equal once idle. */
 	u64 admitted, completed;
+	/* Held hold_max_ms: asked to be sent again, dispatched past limits */
+	u64 retried, forced;
+	struct nq_retries retries;	/* commands asked to be sent again */
 	/* completion rate over the last second */
 	u64 rate, rate_cost, rate_ns;
 };
@@ -301,21 +324,57 @@ static struct nqs_req *pop_dying(struct nq_domain *d)
  * what the scheduler allows. With nothing to run while requests are held,
  * arm the timer for the next ceiling refill or scan, whichever is first.
  */
-static struct nqs_req *next_request(struct nq_domain *d)
+/*
+ * A request held hold_max_ms, under d->lock: asked to be sent again
+ * (*@retry), or dispatched past its limits once hold_retries were asked.
+ * One asked to be sent again leaves the books here, as it will be
+ * neither executed nor completed through the scheduler.
+ */
+static struct nqs_req *expire(struct nq_domain *d, u64 now, bool *retry)
+{
+	struct nqs_req *r;
+	struct nq_flow *fl;
+	bool dispatched;
+
+	r = nqs_expire(&d->sched, now,
+		       (u64)READ_ONCE(hold_max_ms) * NSEC_PER_MSEC,
+		       min(READ_ONCE(hold_retries), 255U), &dispatched);
+	if (!r)
+		return NULL;
+	fl = flow_of(r);
+	if (dispatched) {
+		d->forced++;
+		return r;
+	}
+	nq_retries_note(&d->retries, fl->host, r->key, r->first_ns,
+			r->retried + 1, now);
+	d->retried++;
+	d->completed++;
+	fl->inflight--;
+	nq_host_held(fl->host, -1);
+	r->flow = NULL;
+	*retry = true;
+	return r;
+}
+
+static struct nqs_req *next_request(struct nq_domain *d, bool *retry)
 {
 	struct nqs_req *r = NULL;
 	unsigned long flags;
 	u64 now = now_ns(), t;
 
+	*retry = false;
 	spin_lock_irqsave(&d->lock, flags);
 	if (d->bypass || now >= d->scan_at) {
 		r = pop_dying(d);
+		if (!r && !d->bypass)
+			r = expire(d, now, retry);
 		if (!r)
 			d->scan_at = now + RELEASE_SCAN_NS;
 	}
 	if (!r)
 		r = nqs_next(&d->sched, now);
-	if (r)
+	if (r && !*retry)
 		nq_host_held(flow_of(r)->host, -1);
 	if (!r && d->sched.nr_queued) {
 		t = nqs_next_event(&d->sched, now);
@@ -331,9 +390,13 @@ static void domain_work(struct work_struct *w)
 {
 	struct nq_domain *d = container_of(w, struct nq_domain, work);
 	struct nqs_req *r;
+	bool retry;
 
-	while ((r = next_request(d))) {
-		nq_hook_execute(r);
+	while ((r = next_request(d, &retry))) {
+		if (retry)
+			nq_hook_retry(r);
+		else
+			nq_hook_execute(r);
 		cond_resched();
 	}
 }
@@ -352,6 +415,7 @@ static struct nq_domain *domain_find(u32 key)
 
 static void domain_free(struct nq_domain *d)
 {
+	nq_retries_exit(&d->retries);
 	xa_destroy(&d->flows);
 	kfree(d);
 }
@@ -370,6 +434,7 @@ static struct nq_domain *domain_alloc(u32 key, const char *name, gfp_t gfp)
 	spin_lock_init(&d->lock);
 	nqs_domain_init(&d->sched, now_ns());
 	INIT_LIST_HEAD(&d->flow_list);
+	nq_retries_init(&d->retries);
 	/* taken under d->lock only, with interrupts off */
 	xa_init_flags(&d->flows, XA_FLAGS_LOCK_IRQ);
 	INIT_WORK(&d->work, domain_work);
@@ -500,6 +565,7 @@ bool nq_domain_submit(struct nq_domain *d, struct nq_host *host,
 	struct nq_flow *fl;
 	unsigned long flags;
 	bool now;
+	u64 t;
 
 	spin_lock_irqsave(&d->lock, flags);
 	if (d->bypass) {
@@ -512,7 +578,13 @@ bool nq_domain_submit(struct nq_domain *d, struct nq_host *host,
 	fl->inflight++;
 	r->flow = &fl->f;
 	d->admitted++;
-	now = nqs_submit(&d->sched, r, now_ns());
+	t = now_ns();
+	/* A command this domain asked its host to send again keeps its place. */
+	r->retried = 0;
+	if (d->retries.n)
+		nq_retries_take(&d->retries, fl->host, r->key, t, &r->first_ns,
+				&r->retried);
+	now = nqs_submit(&d->sched, r, t);
 	if (!now)
 		nq_host_held(fl->host, 1);
 	spin_unlock_irqrestore(&d->lock, flags);
@@ -619,6 +691,8 @@ static void snapshot(struct nq_domain *d, struct nq_dev_snapshot *s)
 	s->capacity = d->sched.capacity.rate;
 	s->admitted = d->admitted;
 	s->completed = d->completed;
+	s->retried = d->retried;
+	s->forced = d->forced;
 	s->tags = d->sched.tags;
 	spin_unlock_irqrestore(&d->lock, flags);
 }

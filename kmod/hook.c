@@ -42,6 +42,7 @@
 #include <linux/blk-mq.h>
 #include <linux/delay.h>
 #include <linux/hash.h>
+#include <linux/jhash.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
@@ -181,10 +182,27 @@ static struct nq_domain *domain_of(struct nvmet_ns *ns)
  * against IOPS ceilings. Only data movers go in the host's read and write
  * counters.
  */
+/*
+ * What a host's retry of @cmd repeats: its opcode, namespace and dwords
+ * 10-15 (range, length), not its command identifier or data pointer.
+ */
+static u64 command_key(const struct nvme_command *cmd)
+{
+	const __le32 *dw = (const __le32 *)cmd;
+	u32 k[8] = { cmd->common.opcode, le32_to_cpu(cmd->common.nsid) };
+	int i;
+
+	for (i = 0; i < 6; i++)
+		k[2 + i] = le32_to_cpu(dw[10 + i]);
+	return (u64)jhash2(k, ARRAY_SIZE(k), 0) << 32 |
+	       jhash2(k, ARRAY_SIZE(k), 1);
+}
+
 static void shape(const struct nvmet_req *req, struct tracked *t)
 {
 	const struct nvme_command *cmd = req->cmd;
 
+	t->sreq.key = command_key(cmd);
 	t->sreq.bytes = 0;
 	t->sreq.write = true;
 	t->sreq.ops = 1;
@@ -304,16 +322,12 @@ static void execute(struct tracked *t)
 }
 
 /*
- * A held request whose submission queue is dying: its host gave up on it
- * (an I/O timeout, a reset, a path lost) and, under multipath, has already
- * retried it elsewhere. Executing it now could write over data the host
- * has written since, so it is completed with an abort status and never
- * reaches the device. nvmet_req_complete() is taken with symbol_get()
- * for the call only, so nvmet-qos neither depends on nvmet nor pins it.
- * Its completion passes probe_complete() like any other, which accounts
- * it to its domain and host (as an error) and frees it.
+ * Complete a held request with @status instead of executing it.
+ * nvmet_req_complete() is taken with symbol_get() for the call only, so
+ * nvmet-qos neither depends on nvmet nor pins it. The completion passes
+ * probe_complete() like any other, which frees it.
  */
-static void abort_held(struct tracked *t)
+static void complete_held(struct tracked *t, u16 status)
 {
 	void (*complete)(struct nvmet_req *req, u16 status);
 
@@ -325,9 +339,36 @@ static void abort_held(struct tracked *t)
 	}
 	t->dispatch_ns = ktime_get_ns();
 	hash_tracked(t);
-	complete(t->req, NVME_SC_ABORT_REQ);
+	complete(t->req, status);
 	symbol_put(nvmet_req_complete);
 	pending_dec();
+}
+
+/*
+ * A held request whose submission queue is dying: its host gave up on it
+ * (an I/O timeout, a reset, a path lost) and, under multipath, has already
+ * retried it elsewhere. Executing it now could write over data the host
+ * has written since, so it is completed with an abort status and never
+ * reaches the device. It is accounted to its domain and host (as an
+ * error).
+ */
+static void abort_held(struct tracked *t)
+{
+	complete_held(t, NVME_SC_ABORT_REQ);
+}
+
+/*
+ * A request held hold_max_ms (domain.c): Command Interrupted, which the
+ * host retries with no Do Not Retry bit set; its domain has already taken
+ * it off its books, and it moved no data, so the host's counters do not
+ * count it either.
+ */
+void nq_hook_retry(struct nqs_req *r)
+{
+	struct tracked *t = container_of(r, struct tracked, sreq);
+
+	t->counted = false;
+	complete_held(t, NVME_SC_CMD_INTERRUPTED);
 }
 
 /*

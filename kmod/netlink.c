@@ -498,7 +498,9 @@ int nq_nl_fill_dev(struct sk_buff *skb, const struct nq_dev_snapshot *s,
 	    put_u64(skb, NVMET_QOS_A_DEV_CAPACITY, s->capacity) ||
 	    put_u64(skb, NVMET_QOS_A_DEV_ADMITTED, s->admitted) ||
 	    put_u64(skb, NVMET_QOS_A_DEV_COMPLETED, s->completed) ||
-	    nla_put_u32(skb, NVMET_QOS_A_DEV_TAGS, s->tags)) {
+	    nla_put_u32(skb, NVMET_QOS_A_DEV_TAGS, s->tags) ||
+	    put_u64(skb, NVMET_QOS_A_DEV_RETRIED, s->retried) ||
+	    put_u64(skb, NVMET_QOS_A_DEV_FORCED, s->forced)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}

@@ -99,6 +99,7 @@ struct nq_dev_snapshot {
 	char name[32];
 	u64 depth, inflight, queued, cost, rate, capacity;
 	u64 admitted, completed;
+	u64 retried, forced;		/* held hold_max_ms (domain.c) */
 	u32 write_pct, io_cost, tags;
 };
 
@@ -118,6 +119,22 @@ struct nq_dev_conf {
 struct nq_class_stats {
 	u64 ios, bytes[2], cost, queued;
 };
+
+/* retry.c: commands a domain asked hosts to send again; under its lock. */
+#define NQ_RETRY_BITS	8
+#define NQ_RETRY_MAX	4096
+
+struct nq_retries {
+	struct hlist_head b[1 << NQ_RETRY_BITS];
+	unsigned int n;
+};
+
+void nq_retries_init(struct nq_retries *t);
+void nq_retries_note(struct nq_retries *t, const void *host, u64 key,
+		     u64 first_ns, u8 retried, u64 now);
+bool nq_retries_take(struct nq_retries *t, const void *host, u64 key,
+		     u64 now, u64 *first_ns, u8 *retried);
+void nq_retries_exit(struct nq_retries *t);
 
 int nq_domains_init(void);
 void nq_domains_exit(void);
@@ -171,6 +188,8 @@ int nq_hook_init(void);
 void nq_hook_exit(void);
 /* A held request's turn: executed, or aborted if its queue has died. */
 void nq_hook_execute(struct nqs_req *r);
+/* A request held too long: its host is asked to send it again. */
+void nq_hook_retry(struct nqs_req *r);
 bool nq_hook_req_dying(const struct nqs_req *r);
 
 /* netlink.c: the generic netlink family and its messages. */

@@ -193,6 +193,7 @@ void nqs_domain_init(struct nqs_domain *d, u64 now)
 {
 	*d = (struct nqs_domain){ 0 };
 	link_init(&d->active);
+	link_init(&d->held);
 	d->cost.write_pct = 200;
 	d->cost.io_cost = 4096;
 	d->depth = DEPTH_INIT;
@@ -309,17 +310,29 @@ static void class_deactivate(struct nqs_domain *d, struct nqs_class *c)
 	class_idle(d, c);
 }
 
+/*
+ * Hold @r in @f, in the order its host first sent it: a new command goes
+ * last at once; one the host sends again after we asked it to goes back
+ * before those sent after it first came (a walk bounded by the host's
+ * queue depth).
+ */
 static void flow_enqueue(struct nqs_domain *d, struct nqs_flow *f,
 			 struct nqs_req *r)
 {
 	struct nqs_class *c = f->cls;
+	struct nqs_link *at = &f->queue;
 
 	if (link_empty(&f->queue)) {
 		f->deficit = 0;
 		link_add_tail(&f->rr, &c->flows);
 		c->nr_backlogged++;
 	}
-	link_add_tail(&r->node, &f->queue);
+	while (at->prev != &f->queue &&
+	       (s64)(nqs_entry(at->prev, struct nqs_req, node)->first_ns -
+		     r->first_ns) > 0)
+		at = at->prev;
+	link_add_tail(&r->node, at);
+	link_add_tail(&r->hold, &d->held);
 	f->nr_queued++;
 	c->nr_queued++;
 	d->nr_queued++;
@@ -332,6 +345,7 @@ static void flow_unlink(struct nqs_domain *d, struct nqs_flow *f,
 	struct nqs_class *c = f->cls;
 
 	link_del(&r->node);
+	link_del(&r->hold);
 	f->nr_queued--;
 	c->nr_queued--;
 	d->nr_queued--;
@@ -640,6 +654,8 @@ bool nqs_submit(struct nqs_domain *d, struct nqs_req *r, u64 now)
 		  (u64)(r->ops > 1 ? r->ops - 1 : 0) * d->cost.io_cost;
 	r->queued_ns = 0;
 	r->wait_ns = 0;
+	if (!r->retried || !r->first_ns)
+		r->first_ns = now ? now : 1;
 	/* Nothing waiting: no ordering to keep, only the limits. */
 	if (!d->nr_queued &&
 	    (has_room(d) || (latency_small(r) && has_lat_room(d))) &&
@@ -882,6 +898,25 @@ struct nqs_req *nqs_flow_pop(struct nqs_domain *d, struct nqs_flow *f,
 		r = flow_head(f);
 	flow_unlink(d, f, r);
 	put_in_flight(d, r);
+	return r;
+}
+
+struct nqs_req *nqs_expire(struct nqs_domain *d, u64 now, u64 hold_ns,
+			   u8 retries, bool *dispatched)
+{
+	struct nqs_req *r;
+
+	if (!hold_ns || link_empty(&d->held))
+		return NULL;
+	/* d->held is in the order held: its first has waited longest. */
+	r = nqs_entry(d->held.next, struct nqs_req, hold);
+	if (now < r->queued_ns + hold_ns)
+		return NULL;
+	flow_unlink(d, r->flow, r);
+	r->wait_ns = now - r->queued_ns;
+	*dispatched = r->retried >= retries;
+	if (*dispatched)
+		charge(d, r, now);
 	return r;
 }
 

@@ -138,10 +138,20 @@ struct nqs_flow {
 
 struct nqs_req {
 	struct nqs_link node;		/* on flow->queue while held */
+	struct nqs_link hold;		/* on domain->held while held */
 	struct nqs_flow *flow;
 	u64 cost;
 	u64 queued_ns;			/* 0 if never held */
 	u64 wait_ns;			/* how long it was held */
+	/*
+	 * When the host first sent this command. A new command (@retried 0)
+	 * gets now at submit; one the host sends again after it was asked
+	 * to (@retried > 0) comes with the time of its first sending, and
+	 * keeps its place in its flow's queue by it.
+	 */
+	u64 first_ns;
+	u8 retried;			/* times the host was asked to retry it */
+	u64 key;			/* the caller's: the command's identity */
 	u32 bytes;			/* data moved (or written, for zeroes) */
 	u32 ops;			/* operations carried (a DSM's ranges); 0 = 1 */
 	bool write;
@@ -149,6 +159,7 @@ struct nqs_req {
 
 struct nqs_domain {
 	struct nqs_link active;		/* classes with held requests */
+	struct nqs_link held;		/* held requests, in the order held */
 	struct nqs_cost cost;
 	struct nqs_bucket capacity;	/* admin's hint, cost units/s; 0: sense */
 	u64 vclock;
@@ -261,6 +272,19 @@ u64 nqs_next_event(struct nqs_domain *d, u64 now);
  */
 struct nqs_req *nqs_flow_pop(struct nqs_domain *d, struct nqs_flow *f,
 			     struct nqs_req *r);
+
+/*
+ * Bound how long a request is held at a time. The request held longest
+ * this time, if it has been held @hold_ns: while its host has been asked
+ * to send it again fewer than @retries times, it is withdrawn without
+ * being dispatched or charged, for the caller to complete with a status
+ * the host retries (*@dispatched false); after that it is dispatched now,
+ * whatever the limits, and charged like any dispatch, so its class goes
+ * into a debt that later requests repay (*@dispatched true). NULL when no
+ * request has been held that long, or @hold_ns is 0.
+ */
+struct nqs_req *nqs_expire(struct nqs_domain *d, u64 now, u64 hold_ns,
+			   u8 retries, bool *dispatched);
 
 /* Call @fn on each held request of @f, oldest first, until it returns true. */
 struct nqs_req *nqs_flow_find(struct nqs_flow *f,

@@ -107,6 +107,8 @@ enum {
 	NVMET_QOS_A_DEV_ADMITTED,	/* u64: requests the engine took in */
 	NVMET_QOS_A_DEV_COMPLETED,	/* u64: of those, completed; equal when idle */
 	NVMET_QOS_A_DEV_TAGS,		/* u32: requests the device serves at once; 0: unknown */
+	NVMET_QOS_A_DEV_RETRIED,	/* u64: held hold_max_ms, host asked to send again */
+	NVMET_QOS_A_DEV_FORCED,		/* u64: held hold_max_ms, retries spent, dispatched */
 
 	__NVMET_QOS_A_DEV_MAX,
 	NVMET_QOS_A_DEV_MAX = (__NVMET_QOS_A_DEV_MAX - 1)

@@ -23,4 +23,7 @@ void test_drr_bounded(void);
 void test_host_weights(void);
 void test_latency_vs_floor(void);
 
+/* hold_test.c: a bound on how long a request is held at a time. */
+void test_hold_bound(void);
+
 #endif

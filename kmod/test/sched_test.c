@@ -538,6 +538,7 @@ static const struct {
 	{ "drr_bounded", test_drr_bounded },
 	{ "host_weights", test_host_weights },
 	{ "latency_vs_floor", test_latency_vs_floor },
+	{ "hold_bound", test_hold_bound },
 };
 
 static bool chosen(const char *name, int argc, char **argv)
