@@ -173,16 +173,6 @@ static struct nq_domain *domain_of(struct nvmet_ns *ns)
 }
 
 /*
- * What a command costs the device, for the cost model (docs/design.md):
- * reads, writes and zone appends move their data; a write zeroes writes
- * its range (a device may write every block, and a class must not get
- * around its byte ceiling with it); a dataset management command costs
- * the fixed I/O cost per range, and a flush the fixed cost once, and
- * neither counts against byte ceilings. Every command counts one I/O
- * against IOPS ceilings. Only data movers go in the host's read and write
- * counters.
- */
-/*
  * What a host's retry of @cmd repeats: its opcode, namespace and dwords
  * 10-15 (range, length), not its command identifier or data pointer.
  */
@@ -198,6 +188,16 @@ static u64 command_key(const struct nvme_command *cmd)
 	       jhash2(k, ARRAY_SIZE(k), 1);
 }
 
+/*
+ * What a command costs the device, for the cost model (docs/design.md):
+ * reads, writes and zone appends move their data; a write zeroes writes
+ * its range (a device may write every block, and a class must not get
+ * around its byte ceiling with it); a dataset management command costs
+ * the fixed I/O cost per range, and a flush the fixed cost once, and
+ * neither counts against byte ceilings. Every command counts one I/O
+ * against IOPS ceilings. Only data movers go in the host's read and write
+ * counters.
+ */
 static void shape(const struct nvmet_req *req, struct tracked *t)
 {
 	const struct nvme_command *cmd = req->cmd;
