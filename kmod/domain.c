@@ -45,6 +45,8 @@
 #include "nvmet-qos.h"
 
 #define RELEASE_SCAN_NS		(20 * NSEC_PER_MSEC)
+#define DOMAIN_HASH_BITS	10	/* NQ_MAX_DOMAINS */
+#define FLOW_HASH_BITS		16
 
 /*
  * Below the 30 s I/O timeout of Linux hosts (nvme_core.io_timeout), with
@@ -58,8 +60,6 @@ MODULE_PARM_DESC(hold_max_ms, "Longest a request is held at a time before its ho
 static unsigned int hold_retries = 5;
 module_param(hold_retries, uint, 0644);
 MODULE_PARM_DESC(hold_retries, "Times a host is asked to send one command again before it is dispatched past its class's limits (default 5, Linux's nvme_core.max_retries)");
-#define DOMAIN_HASH_BITS	10	/* NQ_MAX_DOMAINS */
-#define FLOW_HASH_BITS		16
 
 struct nq_flow {
 	struct nqs_flow f;
@@ -319,12 +319,6 @@ static struct nqs_req *pop_dying(struct nq_domain *d)
 }
 
 /*
- * The next request to execute: first any held request whose queue is going
- * away (looked for every RELEASE_SCAN_NS, and always when bypassing), then
- * what the scheduler allows. With nothing to run while requests are held,
- * arm the timer for the next ceiling refill or scan, whichever is first.
- */
-/*
  * A request held hold_max_ms, under d->lock: asked to be sent again
  * (*@retry), or dispatched past its limits once hold_retries were asked.
  * One asked to be sent again leaves the books here, as it will be
@@ -357,6 +351,12 @@ static struct nqs_req *expire(struct nq_domain *d, u64 now, bool *retry)
 	return r;
 }
 
+/*
+ * The next request to execute: first any held request whose queue is going
+ * away (looked for every RELEASE_SCAN_NS, and always when bypassing), then
+ * what the scheduler allows. With nothing to run while requests are held,
+ * arm the timer for the next ceiling refill or scan, whichever is first.
+ */
 static struct nqs_req *next_request(struct nq_domain *d, bool *retry)
 {
 	struct nqs_req *r = NULL;
