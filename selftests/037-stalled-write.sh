@@ -69,7 +69,7 @@ dmesg | grep -E 'nvmet_qos: (detached|exit done)' | tail -2 | sed 's/^/# /'
 echo go >&9
 exec 9>&-
 wait "$host"
-cat "$NQ_WORK/host.out" | sed 's/^/# host 1: /'
+sed 's/^/# host 1: /' "$NQ_WORK/host.out"
 grep -qx 'status 0' "$NQ_WORK/host.out" || fail "the stalled write did not complete with success once its data came"
 grep -qx 'readback ok' "$NQ_WORK/host.out" || fail "the stalled write's data did not read back"
 wait "$rmmod" 2>/dev/null

@@ -10,8 +10,8 @@ many namespaces without a block device apiece. This speaks the protocol
 (NVMe/TCP transport 1.0, fabrics connect and property set) from userspace
 to the real nvmet target: no digests, no TLS, keep alive off.
 
-Library: Host(addr, port, subnqn, hostnqn).connect(); read(), write(),
-write_stalled() and its send_data(). Command line:
+Library: Host(addr, port, subnqn, hostnqn).connect(); read(),
+write_stalled() and its Queue's send_data(). Command line:
 
   nvmetcp.py stall-write ADDR PORT SUBNQN HOSTNQN NSID SLBA BYTES BYTE
       Write BYTES of BYTE (0xbb) at block SLBA, withholding the data until
@@ -23,21 +23,19 @@ write_stalled() and its send_data(). Command line:
       namespace 1..NSIDS, and disconnect; print "done N" after each 1,024
       hosts and at the end.
 """
-import os
 import socket
 import struct
 import sys
 import uuid
 
 ICREQ, ICRESP, CMD, RSP, H2C, C2H, R2T = 0x00, 0x01, 0x04, 0x05, 0x06, 0x07, 0x09
-C2H_LAST, C2H_SUCCESS, H2C_LAST = 0x04, 0x08, 0x04
+C2H_SUCCESS, H2C_LAST = 0x08, 0x04
 SGL_INLINE = 0x01       # data block descriptor, offset into the capsule
 SGL_TRANSPORT = 0x5A    # transport data block: data moves in separate PDUs
 SGL_METABUF = 0x40      # PSDT: SGLs in this command
-FABRICS, CONNECT, PROP_SET, PROP_GET = 0x7F, 0x01, 0x00, 0x04
+FABRICS, CONNECT, PROP_SET = 0x7F, 0x01, 0x00
 IDENTIFY, READ, WRITE = 0x06, 0x02, 0x01
 CC, CC_ENABLE = 0x14, 0x00460001    # IOSQES 6, IOCQES 4, EN
-INLINE_MAX = 4096       # nvmet-tcp takes at least this much in a capsule
 
 
 class Error(Exception):
@@ -200,29 +198,20 @@ class Host:
             self.lba_shift[nsid] = data[128 + 4 * flbas + 2]
         return self.lba_shift[nsid]
 
-    def _rw(self, opcode, nsid, slba, nbytes, inline=b""):
+    def _rw(self, opcode, nsid, slba, nbytes):
+        """A read or write whose data moves in PDUs of its own."""
         nlb = (nbytes >> self.block_shift(nsid)) - 1
-        sgl = (SGL_INLINE if inline else SGL_TRANSPORT, nbytes)
-        return sqe(opcode, nsid, sgl, struct.pack("<QI", slba, nlb))
+        return sqe(opcode, nsid, (SGL_TRANSPORT, nbytes),
+                   struct.pack("<QI", slba, nlb))
 
     def read(self, nsid, slba, nbytes):
         return self.io.command(self._rw(READ, nsid, slba, nbytes))[1]
-
-    def write(self, nsid, slba, data):
-        if len(data) <= INLINE_MAX:
-            return self.io.command(self._rw(WRITE, nsid, slba, len(data), data))
-        cid, ttag, _ = self.write_stalled(nsid, slba, len(data))
-        self.io.send_data(cid, ttag, data)
-        status, _, _ = self.io.reap(cid)
-        if status:
-            raise Error("write failed with status 0x%x" % status)
-        return status
 
     def write_stalled(self, nsid, slba, nbytes):
         """Send a write whose data the target must ask for, and stop there:
         (cid, ttag, length) once its R2T came."""
         cid = self.io.submit(self._rw(WRITE, nsid, slba, nbytes))
-        r2t, ttag, length = self.io.reap(cid, want_r2t=True)
+        _, ttag, length = self.io.reap(cid, want_r2t=True)
         return cid, ttag, length
 
 
