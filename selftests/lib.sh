@@ -873,15 +873,21 @@ nq_strace_ms() {
 # window only (18% against the hosts' 36%). NQ_SPLIT_RATE is what both
 # hosts moved together in the window, in cost units per second.
 nq_overlap_split() {
-	local name=$1 secs=$2 args=$3 c1=$4 c2=$5 d1=$6 d2=$7 pid a0 b0 a1 b1 x y
+	nq_fio_hosts "$1" "$2" "$3" "$6" "$7" &
+	nq_split_of "$1" "$2" "$4" "$5" "$6" "$7" $!
+}
+
+# nq_split_of NAME SECS CLASS1 CLASS2 DEV1 DEV2 PID: nq_overlap_split's
+# window and figures for a load of SECS seconds that process PID (its
+# exit status the load's) has started on DEV1 and DEV2.
+nq_split_of() {
+	local name=$1 secs=$2 c1=$3 c2=$4 d1=$5 d2=$6 pid=$7 a0 b0 a1 b1 x y
 	NQ_SPLIT=0 NQ_SPLIT_RATE=0 NQ_SPLIT_CLASSES=()
-	nq_fio_hosts "$name" "$secs" "$args" "$d1" "$d2" &
-	pid=$!
 	if ! NQ_WINDOW_HOOK=nq_split_classes nq_overlap_deltas "$name" "$secs" "$d1" "$d2"; then
 		wait "$pid"
 		return 1
 	fi
-	wait "$pid" || fail "fio run $name failed"
+	wait "$pid" || fail "run $name failed"
 	read -r a0 b0 < <(nq_class_costs "$c1" "$c2" <<< "${NQ_SPLIT_CLASSES[0]}")
 	read -r a1 b1 < <(nq_class_costs "$c1" "$c2" <<< "${NQ_SPLIT_CLASSES[1]}")
 	x=${NQ_COSTS[0]} y=${NQ_COSTS[1]}
