@@ -10,7 +10,8 @@
 #   make check-debug  the VM tests on a debug kernel (KASAN, lockdep,
 #                   kmemleak, ...) built once from Debian's linux-source
 #   make demo       the AI pipeline on a target in a VM: 30/70, then live 50/50
-#   make bench      stock nvmet against nvmet-qos in a VM, A/B in one boot;
+#   make bench      stock nvmet against nvmet-qos in a VM, A/B in one boot,
+#                   and instructions per read in a second boot (6.12);
 #                   writes bench/results/<date>.{json,md,png} and README's table
 #   make install    the module (plus depmod), tool, man pages, bash completion
 #                   and systemd unit; DESTDIR-aware. "make uninstall" undoes it
@@ -32,6 +33,8 @@ endif
 KDIR ?= $(shell scripts/find-kdir)
 NVMET_SRC ?=
 CHECK_KERNELS ?= 6.1 6.12
+# The kernel whose instructions per read make bench counts (nvme-loop's).
+BENCH_INSNS_KVER ?= 6.12
 # The release, also in dkms.conf and ctl/Makefile (scripts/test-dkms checks).
 VERSION := 0.1.0
 # Install locations, below DESTDIR; the module goes to the updates/ of the
@@ -97,9 +100,14 @@ demo: all
 	KDIR=$(KDIR) scripts/vm --timeout 900 -- scripts/demo-vm
 
 # About 15 minutes on 2 cores under TCG; see bench/vm-bench for its knobs.
+# The instruction counts boot apart (one CPU whose clock counts
+# instructions), on 6.12, the kernel with nvme-loop.
 bench: all
 	KDIR=$(KDIR) scripts/vm --timeout 3600 -- bench/vm-bench
-	bench/report $(BUILD)/vm/console.log
+	cp $(BUILD)/vm/console.log $(BUILD)/vm/bench.log
+	kdir=$$(scripts/find-kdir $(BENCH_INSNS_KVER)) && ko=$$(scripts/kmod-for $$kdir) && \
+		KDIR=$$kdir NQ_KO=$$ko NQ_BENCH_ONLY=insns scripts/vm --icount --timeout 5400 -- bench/vm-bench
+	bench/report $(BUILD)/vm/bench.log $(BUILD)/vm/console.log
 
 # Installs what "make" built; builds nothing, so it also works from a
 # read-only tree.

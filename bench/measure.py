@@ -13,6 +13,11 @@ Prints one JSON record on stdout.
       The inference profile alone: its uncontended latency.
   measure.py randread SECS DEV
       4 KiB random reads at QD32: IOPS and p99 (the overhead test).
+  measure.py insns SECS DEV
+      4 KiB random reads at QD1 after a second's ramp: in a VM booted with
+      --icount (scripts/vm), where a guest nanosecond is one instruction,
+      the mean and median time from submission to completion are the
+      instructions the whole system executed for one read.
   measure.py scale SECS CLASS=DEV,DEV... ...
       128 KiB random reads at QD4 from every device at once; bytes and I/Os
       per class from fio's own counts.
@@ -195,6 +200,24 @@ def randread(secs, dev):
             "fio_errors": fio_errors(out)}
 
 
+def insns(secs, dev):
+    out = os.path.join(WORK, "bench.insns.json")
+    # fio's own clock would read the TSC; the guest's clock is the one
+    # that counts instructions
+    subprocess.run(["fio", "--name=insns", "--filename=" + dev,
+                    "--ioengine=libaio", "--direct=1", "--rw=randread",
+                    "--bs=4k", "--iodepth=1", "--size=128M", "--time_based",
+                    "--ramp_time=1", "--runtime=%d" % int(secs),
+                    "--clocksource=clock_gettime", "--lat_percentiles=1",
+                    "--output-format=json"],
+                   stdout=open(out, "w"), stderr=subprocess.DEVNULL,
+                   timeout=int(secs) * 20 + 120)
+    r = fio_json(out)["jobs"][0]["read"]
+    return {"ios": r["total_ios"], "mean": r["lat_ns"]["mean"],
+            "median": r["lat_ns"]["percentile"]["50.000000"],
+            "fio_errors": fio_errors(out)}
+
+
 def scale(secs, *groups):
     procs = []
     n = 0
@@ -225,6 +248,7 @@ def main():
     fn = {"pipeline": lambda: pipeline(args[0], int(args[1]), *args[2:]),
           "alone": lambda: alone(*args),
           "randread": lambda: randread(*args),
+          "insns": lambda: insns(*args),
           "scale": lambda: scale(*args)}[what]
     print(json.dumps(fn()))
 

@@ -67,7 +67,9 @@ nq_finish() {
 }
 
 # The transport of the target's port and of the hosts: tcp over
-# loopback, or rdma over soft-RoCE (rdma_rxe on one end of a veth pair).
+# loopback, rdma over soft-RoCE (rdma_rxe on one end of a veth pair), or
+# loop (nvme-loop: host and target in one kernel, no network at all;
+# 6.12 has it, Debian's 6.1 does not).
 # run.sh sets it for each transport a test supports (its "Transports:"
 # line) and NQ_TRTYPES asks for.
 NQ_TRTYPE=${NQ_TRTYPE:-tcp}
@@ -102,6 +104,32 @@ host_addr() {
 	else
 		echo "127.0.0.$(($1 + 1))"
 	fi
+}
+
+# nq_host_opts N: nvme-cli's options that tell host N's connection
+# apart: its address and port. nvme-loop has no address, and nvme-cli
+# (2.3) refuses a second controller of a subsystem over loop whatever the
+# host NQN, so host N gets a loop port of its own whose address is its
+# name (the kernel matches a loop host's address to a port's), made by
+# nq_loop_port.
+nq_host_opts() {
+	if [ "$NQ_TRTYPE" = loop ]; then
+		echo "-a host$1"
+	else
+		echo "-a $(host_addr "$1") -s $NQ_PORT"
+	fi
+}
+
+# nq_loop_port N: host N's loop port, port 100 + N, exporting the test
+# subsystem; nq_target_teardown removes it.
+nq_loop_port() {
+	local p=/sys/kernel/config/nvmet/ports/$((100 + $1))
+	[ -d "$p" ] && return 0
+	mkdir "$p" || die "cannot create loop port $((100 + $1))"
+	echo loop > "$p/addr_trtype"
+	echo "host$1" > "$p/addr_traddr"
+	ln -s "/sys/kernel/config/nvmet/subsystems/$NQ_SUBNQN" \
+		"$p/subsystems/$NQ_SUBNQN" || die "cannot enable loop port $((100 + $1))"
 }
 
 nq_require() {
@@ -232,7 +260,10 @@ nq_target_setup() {
 		log "NQ_RATE_PCT=$NQ_RATE_PCT: the device runs at $mbps MB/s"
 	fi
 	nq_nullb "$NQ_NULLB" "$mbps" "$size"
-	modprobe "nvmet-$NQ_TRTYPE" || die "modprobe nvmet-$NQ_TRTYPE failed"
+	# nvme-loop is both ends in one module
+	if [ "$NQ_TRTYPE" != loop ]; then
+		modprobe "nvmet-$NQ_TRTYPE" || die "modprobe nvmet-$NQ_TRTYPE failed"
+	fi
 	modprobe "nvme-$NQ_TRTYPE" || die "modprobe nvme-$NQ_TRTYPE failed"
 	mkdir "$s" || die "cannot create subsystem"
 	echo 1 > "$s/attr_allow_any_host"
@@ -241,9 +272,11 @@ nq_target_setup() {
 	echo 1 > "$s/namespaces/1/enable" || die "cannot enable namespace"
 	mkdir "$p"
 	echo "$NQ_TRTYPE" > "$p/addr_trtype"
-	echo ipv4 > "$p/addr_adrfam"
-	echo 0.0.0.0 > "$p/addr_traddr"
-	echo "$NQ_PORT" > "$p/addr_trsvcid"
+	if [ "$NQ_TRTYPE" != loop ]; then
+		echo ipv4 > "$p/addr_adrfam"
+		echo 0.0.0.0 > "$p/addr_traddr"
+		echo "$NQ_PORT" > "$p/addr_trsvcid"
+	fi
 	ln -s "$s" "$p/subsystems/$NQ_SUBNQN" || die "cannot enable port"
 }
 
@@ -252,6 +285,7 @@ nq_target_setup() {
 # nq_port2_teardown removes it after disconnecting every host.
 NQ_PORT2=/sys/kernel/config/nvmet/ports/2
 nq_port2_setup() {
+	modprobe nvmet-tcp || die "modprobe nvmet-tcp failed"
 	mkdir "$NQ_PORT2"
 	echo tcp > "$NQ_PORT2/addr_trtype"
 	echo ipv4 > "$NQ_PORT2/addr_adrfam"
@@ -273,8 +307,10 @@ nq_target_teardown() {
 	local p=/sys/kernel/config/nvmet/ports/1
 
 	nvme disconnect -n "$NQ_SUBNQN" >/dev/null 2>&1
-	[ -L "$p/subsystems/$NQ_SUBNQN" ] && rm "$p/subsystems/$NQ_SUBNQN"
-	[ -d "$p" ] && rmdir "$p"
+	for p in "$p" /sys/kernel/config/nvmet/ports/1[0-9][0-9]; do
+		[ -L "$p/subsystems/$NQ_SUBNQN" ] && rm "$p/subsystems/$NQ_SUBNQN"
+		[ -d "$p" ] && rmdir "$p"
+	done
 	if [ -d "$s/namespaces/1" ]; then
 		echo 0 > "$s/namespaces/1/enable"
 		rmdir "$s/namespaces/1"
@@ -303,8 +339,10 @@ nq_target_teardown() {
 # there; a connect nvme-cli finished and the kernel refused still fails.
 nq_connect() {
 	local out ctrl='' try rc
+	[ "$NQ_TRTYPE" != loop ] || nq_loop_port "$1"
 	for try in 1 2 3; do
-		out=$(nvme connect -t "$NQ_TRTYPE" -a "$(host_addr "$1")" -s "$NQ_PORT" \
+		# shellcheck disable=SC2046 # nq_host_opts prints options
+		out=$(nvme connect -t "$NQ_TRTYPE" $(nq_host_opts "$1") \
 			-n "$NQ_SUBNQN" --hostnqn="$(host_nqn "$1")" \
 			--hostid="$(cat /proc/sys/kernel/random/uuid)" -o json) && break
 		rc=$?

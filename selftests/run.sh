@@ -156,10 +156,18 @@ lockdep_on() {
 	grep -Eq 'debug_locks: +1' /proc/lockdep_stats 2>/dev/null
 }
 
+# Tests with a "# Boot: icount" line read what work costs off a clock
+# that counts instructions (scripts/vm --icount, which puts nq.icount=1
+# on the command line) and run only in such a boot; the others run only
+# in a normal one (scripts/check boots each kind for its tests).
 if [ $# -gt 0 ]; then
 	tests=("$@")
 else
-	tests=([0-9][0-9][0-9]-*.sh)
+	tests=()
+	icount=$(grep -qw nq.icount=1 /proc/cmdline && echo 1)
+	for t in [0-9][0-9][0-9]-*.sh; do
+		[ "$(grep -c '^# Boot: icount$' "$t")" -eq "${icount:-0}" ] && tests+=("$t")
+	done
 fi
 
 # The transport matrix (./transports): a test runs once for each
