@@ -749,7 +749,8 @@ print(*(c[n] for n in sys.argv[1:]))' "$@"
 # The engine's default cost of an I/O, in cost units (bytes read).
 NQ_IO_COST=4096
 
-# nq_host_stats DEV...: what each host device DEV's own block layer has
+# nq_host_stats DEV...: what each host device DEV (words after it, fio
+# arguments for nq_fio_hosts, ignored) has
 # moved, in DEV order: NQ_COST in the engine's default cost units (a
 # byte read 1, a byte written 2, plus NQ_IO_COST per I/O), an observer
 # that does not depend on nvmet-qos's counters, and NQ_BYTE in bytes
@@ -759,6 +760,7 @@ nq_host_stats() {
 	local d s
 	NQ_COST=() NQ_BYTE=()
 	for d; do
+		d=${d%% *}
 		read -r -a s < "/sys/block/${d#/dev/}/stat"
 		NQ_COST+=($((s[2] * 512 + s[0] * NQ_IO_COST + s[6] * 1024 + s[4] * NQ_IO_COST)))
 		NQ_BYTE+=($(((s[2] + s[6]) * 512)))

@@ -5,13 +5,15 @@
 Bypasses the nvmet-qos tool's own checks, so tests can see what the kernel
 accepts and what it says when it refuses.
 
-  nlraw.py [--dump] COMMAND [ATTR=TYPE:VALUE ...]
+  nlraw.py [--dump | --repeat N] COMMAND [ATTR=TYPE:VALUE ...]
 
 COMMAND and ATTR are names from uapi/nvmet_qos.h without their prefix
 (DEV_SET, DEV_ID); TYPE is u8, u16, u32, u64, str (NUL-terminated), or hex
 (raw bytes). Prints "ok" or "error ERRNO: MESSAGE" and exits 0 when the
 kernel accepted the request, 1 when it refused it, 2 on local errors.
 With --dump the request is a dump: "ok N messages in MS ms" on success.
+With --repeat the request is sent N times, one after another on one
+socket (a flood of changes, each an event), and stops at a refusal.
 """
 import errno
 import os
@@ -112,8 +114,14 @@ def family_id(sock):
 
 def main(argv):
     dump = len(argv) > 1 and argv[1] == "--dump"
+    repeat = 1
     if dump:
         argv = argv[1:]
+    elif len(argv) > 1 and argv[1] == "--repeat":
+        if len(argv) < 3 or not argv[2].isdigit() or int(argv[2]) < 1:
+            sys.exit(__doc__)
+        repeat = int(argv[2])
+        argv = argv[2:]
     if len(argv) < 2:
         sys.exit(__doc__)
     names = uapi_enums()
@@ -126,8 +134,12 @@ def main(argv):
     sock.setsockopt(SOL_NETLINK, NETLINK_EXT_ACK, 1)
     family = family_id(sock)
     t0 = time.monotonic()
-    err, text, replies = request(sock, family, cmd, payload, flags=NLM_F_REQUEST |
-                                 (NLM_F_DUMP if dump else NLM_F_ACK))
+    for seq in range(1, repeat + 1):
+        err, text, replies = request(sock, family, cmd, payload, seq=seq,
+                                     flags=NLM_F_REQUEST |
+                                     (NLM_F_DUMP if dump else NLM_F_ACK))
+        if err:
+            break
     if not err:
         if dump:
             print("ok %d messages in %d ms"
