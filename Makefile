@@ -9,6 +9,9 @@
 #   make check-all-kernels  every test on every kernel of CHECK_KERNELS
 #   make check-debug  the VM tests on a debug kernel (KASAN, lockdep,
 #                   kmemleak, ...) built once from Debian's linux-source
+#   make check-mutants  the test of the tests: the module with one feature
+#                   broken at a time (MUTANTS, default all), each must
+#                   fail a test that claims the feature
 #   make demo       the AI pipeline on a target in a VM: 30/70, then live 50/50
 #   make bench      stock nvmet against nvmet-qos in a VM, A/B in one boot,
 #                   and instructions per read in a second boot (6.12);
@@ -56,7 +59,7 @@ DEBIAN_PKGS := build-essential bc bison flex kmod pkg-config cpio xz-utils \
 	libnl-3-dev libnl-genl-3-dev gnuplot-nox groff-base systemd dkms openssl \
 	libelf-dev libssl-dev strace dmsetup
 
-.PHONY: all module ctl deps check check-all-kernels check-debug unit-check vm-check demo bench install \
+.PHONY: all module ctl deps check check-all-kernels check-debug check-mutants unit-check vm-check demo bench install \
 	uninstall dkms-install dkms-uninstall clean FORCE
 
 all: module ctl
@@ -94,6 +97,10 @@ vm-check: all
 # of the module; too long for CI (see README).
 check-debug:
 	scripts/check-debug
+
+# About 35 minutes on 2 cores for every mutant; not part of "make check".
+check-mutants: all
+	scripts/check-mutants $(MUTANTS)
 
 # The main job where no storage head is at hand: a target in a VM.
 demo: all

@@ -311,6 +311,8 @@ static struct nqs_req *pop_dying(struct nq_domain *d)
 			continue;
 		if (d->bypass)
 			return nqs_flow_pop(&d->sched, &fl->f, NULL);
+		if (nq_mutant(dying_held))
+			continue;
 		r = nqs_flow_find(&fl->f, req_dying);
 		if (r)
 			return nqs_flow_pop(&d->sched, &fl->f, r);

@@ -379,7 +379,7 @@ void nq_host_account(struct nq_host *host, enum nq_dir dir, u32 bytes,
 	struct host_stats *s = get_cpu_ptr(host->stats);
 
 	u64_stats_update_begin(&s->syncp);
-	s->ios[dir]++;
+	s->ios[dir] += nq_mutant(host_count) && !s->ios[dir] ? 2 : 1;
 	s->bytes[dir] += bytes;
 	if (error)
 		s->errors++;

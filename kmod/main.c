@@ -18,6 +18,10 @@ static int __init nq_init(void)
 {
 	int ret;
 
+#ifdef NQ_MUTANT
+	pr_warn("mutant build \"%s\": broken on purpose for the mutation checks, never for use\n",
+		NQ_MUTANT_NAME);
+#endif
 	ret = nq_policy_init();
 	if (ret)
 		return ret;
@@ -67,4 +71,7 @@ module_init(nq_init);
 module_exit(nq_exit);
 MODULE_DESCRIPTION("Per-host quality of service for the NVMe-oF target");
 MODULE_LICENSE("GPL");
+#ifdef NQ_MUTANT
+MODULE_INFO(mutant, NQ_MUTANT_NAME);
+#endif
 MODULE_ALIAS_GENL_FAMILY(NVMET_QOS_FAMILY_NAME);

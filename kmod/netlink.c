@@ -419,6 +419,8 @@ static int class_new_doit(struct sk_buff *skb, struct genl_info *info)
 		return ret;
 	nq_policy_lock();
 	ret = nq_class_new(name, &k, info->extack);
+	if (ret >= 0 && nq_mutant(policy_lazy))
+		nq_domains_apply();
 	if (ret >= 0)
 		nq_event_send(nq_event_class(ret, NVMET_QOS_CMD_CLASS_NEW_NTF));
 	nq_policy_unlock();
@@ -441,7 +443,8 @@ static int class_set_doit(struct sk_buff *skb, struct genl_info *info)
 	if (ret)
 		goto out;
 	nq_class_update(id, &k);
-	nq_domains_apply();
+	if (!nq_mutant(policy_lazy))
+		nq_domains_apply();
 	nq_event_send(nq_event_class(id, NVMET_QOS_CMD_CLASS_CHANGE_NTF));
 out:
 	nq_policy_unlock();

@@ -174,7 +174,7 @@ static u64 bucket_ready_at(const struct nqs_bucket *b)
 
 static u64 ceil_cap(u64 rate, u64 burst, u64 floor)
 {
-	if (burst)
+	if (burst && !nq_mutant(burst))
 		return max(burst, floor);
 	return max(nqs_mul_div(rate, CEIL_BURST_NS, NQS_NSEC), floor);
 }
@@ -233,6 +233,7 @@ void nqs_class_init(struct nqs_class *c, const struct nqs_class_conf *conf,
 	link_init(&c->active);
 	link_init(&c->flows);
 	c->conf = *conf;
+	c->conf.latency &= !nq_mutant(latency);
 	class_apply_conf(c, now);
 }
 
@@ -242,6 +243,7 @@ void nqs_class_set_conf(struct nqs_class *c, const struct nqs_class_conf *conf,
 	bucket_refill(&c->ceil_b, now);
 	bucket_refill(&c->ceil_i, now);
 	c->conf = *conf;
+	c->conf.latency &= !nq_mutant(latency);
 	class_apply_conf(c, now);
 }
 
@@ -364,14 +366,16 @@ static struct nqs_req *flow_head(const struct nqs_flow *f)
 
 static bool class_within_ceiling(struct nqs_class *c, u64 now)
 {
-	bool bytes = bucket_allows(&c->ceil_b, now);
+	bool bytes = bucket_allows(&c->ceil_b, now) || nq_mutant(ceil_bytes);
 
-	return bucket_allows(&c->ceil_i, now) && bytes;
+	return (bucket_allows(&c->ceil_i, now) || nq_mutant(ceil_iops)) && bytes;
 }
 
 /* Whether the class is below its floor by at least @grace ns. */
 static bool class_below_floor(const struct nqs_class *c, u64 now, u64 grace)
 {
+	if (nq_mutant(floors))
+		return false;
 	return (c->conf.floor_bps && c->rtag_b + grace <= now) ||
 	       (c->conf.floor_iops && c->rtag_i + grace <= now);
 }
@@ -422,7 +426,7 @@ static void charge(struct nqs_domain *d, struct nqs_req *r, u64 now)
 {
 	struct nqs_class *c = r->flow->cls;
 
-	c->vtime += vstep(r->cost, c->conf.weight);
+	c->vtime += vstep(r->cost, nq_mutant(shares) ? 100 : c->conf.weight);
 	if (vdiff(c->vtime, d->vclock) > (s64)LEAD_MAX)
 		c->vtime = d->vclock + LEAD_MAX;
 	bucket_take(&c->ceil_b, r->bytes);
@@ -440,7 +444,9 @@ static void charge(struct nqs_domain *d, struct nqs_req *r, u64 now)
 
 static u64 flow_quantum(const struct nqs_flow *f)
 {
-	return max(nqs_div(QUANTUM * f->weight, 100), QUANTUM_MIN);
+	u64 weight = nq_mutant(weights) ? 100 : f->weight;
+
+	return max(nqs_div(QUANTUM * weight, 100), QUANTUM_MIN);
 }
 
 /*
@@ -562,6 +568,8 @@ static struct nqs_class *pick_class(struct nqs_domain *d, u64 now,
 /* The depth, capped while a latency class is active. */
 static u64 limit(const struct nqs_domain *d)
 {
+	if (nq_mutant(depth))
+		return d->depth_max;
 	return d->lat_on ? min(d->depth, d->lat_cap) : d->depth;
 }
 

@@ -78,6 +78,7 @@
 #define _NQ_SCHED_H
 
 #include "sched_env.h"
+#include "mutant.h"
 
 #define NQS_WEIGHT_MAX		1000
 #define NQS_NSEC		1000000000ULL
