@@ -203,6 +203,52 @@ static void test_ceiling(void)
 	sim_free(&s);
 }
 
+/* An IOPS ceiling holds, for requests far below the byte rates around. */
+static void test_iops_ceiling(void)
+{
+	struct nqs_class_conf k = { .weight = 100, .ceil_iops = 500 };
+	struct sim s;
+	bool ok;
+
+	sim_init(&s, 1, 1, 100 * MB, 200000);
+	nqs_class_set_conf(&s.classes[0], &k, 0);
+	s.hosts[0].bs = 4096;
+	s.hosts[0].qd = 16;
+	sim_start(&s);
+	measure(&s, 1 * SEC, 5 * SEC);
+	ok = near(s.hosts[0].ios / 5.0, 500, 5, "4 KiB reads at --max-iops 500, a second");
+	result(ok, "IOPS ceiling holds");
+	sim_free(&s);
+}
+
+/*
+ * A class that idled moves its burst at once, then its ceiling: 2 MB/s
+ * with an 8 MB burst gives 10 MB in the first second and 2 MB/s after.
+ */
+static void test_burst(void)
+{
+	struct nqs_class_conf k = { .weight = 100, .ceil_bps = 2 * MB,
+				    .burst = 8 * MB };
+	struct sim s;
+	bool ok;
+
+	sim_init(&s, 1, 1, 100 * MB, 200000);
+	nqs_class_set_conf(&s.classes[0], &k, 0);
+	s.hosts[0].qd = 0;
+	sim_start(&s);
+	sim_run(&s, 5 * SEC);
+	s.hosts[0].qd = 4;
+	sim_reset_window(&s);
+	sim_run(&s, s.now + 1 * SEC);
+	ok = near(s.hosts[0].bytes / (double)MB, 10, 0.5,
+		  "MB in the first second after idling");
+	measure(&s, 1 * SEC, 4 * SEC);
+	ok &= near(sim_class_bps(&s, 0, 4 * SEC) / MB, 2, 0.1,
+		   "MB/s once the burst is spent");
+	result(ok, "burst after idling, then the ceiling");
+	sim_free(&s);
+}
+
 static void test_floor(void)
 {
 	struct nqs_class_conf k = { .weight = 10, .floor_bps = 40 * MB };
@@ -522,6 +568,8 @@ static const struct {
 	{ "work_conserving", test_work_conserving },
 	{ "work_conserving_worker_delay", test_work_conserving_worker_delay },
 	{ "ceiling", test_ceiling },
+	{ "iops_ceiling", test_iops_ceiling },
+	{ "burst", test_burst },
 	{ "floor", test_floor },
 	{ "capacity_hint", test_capacity_hint },
 	{ "write_cost", test_write_cost },
