@@ -183,6 +183,7 @@ static void class_apply_conf(struct nqs_class *c, u64 now)
 {
 	const struct nqs_class_conf *k = &c->conf;
 
+	c->conf.latency &= !nq_mutant(latency);
 	bucket_set(&c->ceil_b, k->ceil_bps,
 		   ceil_cap(k->ceil_bps, k->burst, CEIL_BURST_MIN), now);
 	bucket_set(&c->ceil_i, k->ceil_iops,
@@ -233,7 +234,6 @@ void nqs_class_init(struct nqs_class *c, const struct nqs_class_conf *conf,
 	link_init(&c->active);
 	link_init(&c->flows);
 	c->conf = *conf;
-	c->conf.latency &= !nq_mutant(latency);
 	class_apply_conf(c, now);
 }
 
@@ -243,7 +243,6 @@ void nqs_class_set_conf(struct nqs_class *c, const struct nqs_class_conf *conf,
 	bucket_refill(&c->ceil_b, now);
 	bucket_refill(&c->ceil_i, now);
 	c->conf = *conf;
-	c->conf.latency &= !nq_mutant(latency);
 	class_apply_conf(c, now);
 }
 
