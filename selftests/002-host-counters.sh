@@ -19,24 +19,18 @@ for h in 1 2 3; do
 done
 
 # Counters before fio: connecting already read the partition table.
-# blk DEV: the reads and writes DEV's block layer has completed
-blk() {
-	local s
-	read -r -a s < "/sys/block/${1#/dev/}/stat"
-	echo "${s[0]} ${s[4]}"
-}
 snap() {
 	local j
 	j=$(nq_host_json "$(host_nqn "$1")" 2>/dev/null) ||
 		j='{"read_ios":0,"write_ios":0,"read_bytes":0,"write_bytes":0}'
 	echo "$j"
 }
-declare -A before blk_before
+declare -A before
 udevadm settle 2>/dev/null
-for h in 1 2 3; do
-	before[$h]=$(snap "$h")
-	blk_before[$h]=$(blk "${dev[$h]}")
-done
+for h in 1 2 3; do before[$h]=$(snap "$h"); done
+# what each host's own block layer completed (nq_host_stats)
+nq_host_stats "${dev[1]}" "${dev[2]}" "${dev[3]}"
+reads0=("${NQ_READS[@]}") writes0=("${NQ_WRITES[@]}")
 
 args=(--ioengine=libaio --direct=1 --output-format=json --group_reporting=0)
 fio "${args[@]}" --name=h1 --filename="${dev[1]}" --rw=read --bs=1M \
@@ -47,6 +41,7 @@ fio "${args[@]}" --name=h3 --filename="${dev[3]}" --rw=randrw --rwmixread=70 \
 	--bs=16k --size=16M --iodepth=16 --offset=128M > "$NQ_WORK/h3.json" &
 wait
 
+nq_host_stats "${dev[1]}" "${dev[2]}" "${dev[3]}"
 worst=0
 for h in 1 2 3; do
 	[ "$(nq_fio_errors "$NQ_WORK/h$h.json")" -eq 0 ] || fail "fio of host $h saw errors"
@@ -61,12 +56,14 @@ for h in 1 2 3; do
 		python3 -c "import sys; sys.exit(0 if $err <= 1.0 else 1)" ||
 			fail "host $h $rw bytes off by ${err}% (> 1%)"
 	done
-	read -r r0 w0 <<< "${blk_before[$h]}"
-	read -r r1 w1 < <(blk "${dev[$h]}")
 	for rw in read write; do
 		got=$(( $(nq_json_get "$after" "${rw}_ios") - \
 			$(nq_json_get "${before[$h]}" "${rw}_ios") ))
-		[ $rw = read ] && want=$((r1 - r0)) || want=$((w1 - w0))
+		if [ $rw = read ]; then
+			want=$((NQ_READS[h - 1] - reads0[h - 1]))
+		else
+			want=$((NQ_WRITES[h - 1] - writes0[h - 1]))
+		fi
 		log "host $h $rw: its block layer completed $want, nvmet-qos counted $got"
 		[ "$got" -eq "$want" ] || fail "host $h: nvmet-qos counted $got ${rw}s, the host completed $want"
 	done

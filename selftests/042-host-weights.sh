@@ -35,10 +35,7 @@ split() {
 	NQ_SPLIT=0 NQ_SPLIT_RATE=0
 	nq_fio_hosts "$1" "$SECS" "$FIO" "$few" "$d2" &
 	pid=$!
-	if nq_overlap_deltas "$1" "$SECS" "$d1" "$d2"; then
-		NQ_SPLIT=$(pct "${NQ_COSTS[0]}" $((NQ_COSTS[0] + NQ_COSTS[1])))
-		NQ_SPLIT_RATE=$(((NQ_COSTS[0] + NQ_COSTS[1]) * 1000 / NQ_WINDOW_MS))
-	fi
+	nq_overlap_deltas "$1" "$SECS" "$d1" "$d2" && nq_split_costs
 	wait "$pid" || fail "fio run $1 failed"
 	log "$1: host 1 ${NQ_SPLIT}% of the cost both hosts moved over $NQ_WINDOW_MS ms ($NQ_SPLIT_RATE cost units/s)"
 }

@@ -753,17 +753,19 @@ NQ_IO_COST=4096
 # arguments for nq_fio_hosts, ignored) has
 # moved, in DEV order: NQ_COST in the engine's default cost units (a
 # byte read 1, a byte written 2, plus NQ_IO_COST per I/O), an observer
-# that does not depend on nvmet-qos's counters, and NQ_BYTE in bytes
-# read and written. Read without starting a process, so that a window's
-# clock and its counters are read together (nq_now).
+# that does not depend on nvmet-qos's counters, NQ_BYTE in bytes read
+# and written, NQ_READS and NQ_WRITES in requests completed. Read without
+# starting a process, so that a window's clock and its counters are read
+# together (nq_now).
 nq_host_stats() {
 	local d s
-	NQ_COST=() NQ_BYTE=()
+	NQ_COST=() NQ_BYTE=() NQ_READS=() NQ_WRITES=()
 	for d; do
 		d=${d%% *}
 		read -r -a s < "/sys/block/${d#/dev/}/stat"
 		NQ_COST+=($((s[2] * 512 + s[0] * NQ_IO_COST + s[6] * 1024 + s[4] * NQ_IO_COST)))
 		NQ_BYTE+=($(((s[2] + s[6]) * 512)))
+		NQ_READS+=("${s[0]}") NQ_WRITES+=("${s[4]}")
 	done
 }
 
@@ -921,7 +923,7 @@ nq_overlap_split() {
 # window and figures for a load of SECS seconds that process PID (its
 # exit status the load's) has started on DEV1 and DEV2.
 nq_split_of() {
-	local name=$1 secs=$2 c1=$3 c2=$4 d1=$5 d2=$6 pid=$7 a0 b0 a1 b1 x y
+	local name=$1 secs=$2 c1=$3 c2=$4 d1=$5 d2=$6 pid=$7 a0 b0 a1 b1
 	NQ_SPLIT=0 NQ_SPLIT_RATE=0 NQ_SPLIT_CLASSES=()
 	if ! NQ_WINDOW_HOOK=nq_split_classes nq_overlap_deltas "$name" "$secs" "$d1" "$d2"; then
 		wait "$pid"
@@ -930,11 +932,18 @@ nq_split_of() {
 	wait "$pid" || fail "run $name failed"
 	read -r a0 b0 < <(nq_class_costs "$c1" "$c2" <<< "${NQ_SPLIT_CLASSES[0]}")
 	read -r a1 b1 < <(nq_class_costs "$c1" "$c2" <<< "${NQ_SPLIT_CLASSES[1]}")
-	x=${NQ_COSTS[0]} y=${NQ_COSTS[1]}
-	NQ_SPLIT=$(pct "$x" $((x + y)))
-	NQ_SPLIT_RATE=$(((x + y) * 1000 / NQ_WINDOW_MS))
+	nq_split_costs
 	log "$name: $c1 ${NQ_SPLIT}% by the hosts' block layers over $NQ_WINDOW_MS ms, $(pct $((a1 - a0)) $((a1 - a0 + b1 - b0)))% by nvmet-qos's class counters"
 	log "$name: as the window closed, $(nq_split_devices)"
+}
+
+# nq_split_costs: from the window nq_overlap_deltas measured on two
+# devices, NQ_SPLIT, the first one's percentage of the cost both moved,
+# and NQ_SPLIT_RATE, what both moved in cost units per second.
+nq_split_costs() {
+	local x=${NQ_COSTS[0]} y=${NQ_COSTS[1]}
+	NQ_SPLIT=$(pct "$x" $((x + y)))
+	NQ_SPLIT_RATE=$(((x + y) * 1000 / NQ_WINDOW_MS))
 }
 
 # nq_split_classes 0|1: nq_overlap_split's hook, the classes' counters
