@@ -28,6 +28,25 @@ kill -STOP $mon
 out=$($NLRAW --repeat $FLOOD CLASS_SET CLASS_NAME=str:flood CLASS_SHARE=u32:2)
 [ "$out" = ok ] || fail "$FLOOD changes: $out"
 kill -CONT $mon
+# A change made before the monitor has read its backlog is dropped like
+# the flood (the socket is still full): wait until the kernel says the
+# monitor's netlink sockets hold nothing (found by inode in
+# /proc/net/netlink: its queued bytes and the drops it counted).
+inodes=$(readlink /proc/$mon/fd/* | sed -n 's/^socket:\[\([0-9]*\)\]$/\1/p' | paste -sd,)
+nl_queue() {
+	awk -v l="$inodes" 'BEGIN { n = split(l, a, ","); for (k = 1; k <= n; k++) s[a[k]] = 1 }
+		NR > 1 && ($10 in s) { q += $5; d += $9; f++ }
+		END { print f + 0, q + 0, d + 0 }' /proc/net/netlink
+}
+for _ in $(seq 100); do
+	read -r socks rmem drops < <(nl_queue)
+	[ "$socks" -ge 1 ] && [ "$rmem" = 0 ] && grep -q '"lost"' "$EV" && break
+	sleep 0.1
+done
+[ "$socks" -ge 1 ] || fail "the monitor has no netlink socket"
+[ "$rmem" = 0 ] || fail "the monitor did not read its backlog in 10 s: $rmem bytes queued"
+log "the monitor's $socks netlink socket(s) drained; the kernel counted $drops drop(s)"
+[ "$drops" -ge 1 ] || fail "the kernel dropped nothing for the monitor, nothing tested"
 nq_ctl class set flood --share 3
 for _ in $(seq 100); do
 	grep -Eq '"share":3[,}]' "$EV" && break
