@@ -24,21 +24,13 @@ SPLAT='WARNING:|BUG:|ODEBUG:|Oops|general protection fault|lockdep|KASAN|UBSAN|k
 # says so with a "# Host recovery: REASON" line; then it is shown.
 HOSTFAULT='nvme nvme[0-9]+: .*( timeout$|: timeout request)|nvme nvme[0-9]+: (starting error recovery|resetting controller|Reconnecting in|Failed reconnect|failed nvme_keep_alive|keep-alive failed)|nvmet: ctrl [0-9]+ (keep-alive timer .* expired|fatal error)'
 
-# Three reports come from Debian 6.1 itself, with or without nvmet-qos,
+# Two reports come from Debian 6.1 itself, with or without nvmet-qos,
 # and are shown but do not fail a test; every other splat does.
 # - null_blk (the test device) races its own bandwidth timer: a submission
 #   re-arms bw_timer while nullb_bwtimer_fn runs on another CPU, and
 #   hrtimer_forward() warns (the timer interrupt's first frame is
 #   nullb_bwtimer_fn).
-# - On a lockdep kernel (make check-debug), nvmet-tcp flushes nvmet-wq
-#   while installing an admin queue, from a context that queue teardown
-#   (on nvmet-wq) waits for: a circular dependency through
-#   (wq_completion)nvmet-wq with nvmet_tcp_install_queue in it, and no
-#   frame of ours. Upstream knows it from blktests' nvme tests, and it
-#   shows here with nvmet-qos never loaded. Debian 6.1's nvmet-rdma no
-#   longer flushes there (it counts the controller's queues still being
-#   torn down instead).
-# - On a lockdep kernel over rdma, nvmet-rdma runs a command that came
+# - On a lockdep kernel (make check-debug) over rdma, nvmet-rdma runs a command that came
 #   before its queue's ESTABLISHED event from the CM handler, under
 #   rdma_cm's handler_mutex: an I/O queue's connect then takes
 #   nvmet_config_sem (nvmet_find_get_subsys). Removing the port takes the
@@ -57,7 +49,7 @@ known_splats() {
 	}
 	/WARNING: .*hrtimer_forward/ { blk = $0 "\n"; inblk = 1; irq = 0; known = 0; next }
 	/WARNING: possible circular locking dependency detected/ {
-		blk = $0 "\n"; inblk = 2; known = 0; chain = 0; wq = 0; nvmet = 0; ours = 0
+		blk = $0 "\n"; inblk = 2; known = 0; ours = 0
 		cfg = 0; cm = 0; port = 0; next
 	}
 	inblk == 1 {
@@ -69,15 +61,12 @@ known_splats() {
 	}
 	inblk == 2 {
 		blk = blk $0 "\n"
-		if (chain == 1) { wq = ($0 ~ /\(wq_completion\)nvmet-wq/); chain = 2 }
-		if ($0 ~ /Chain exists of:/) chain = 1
-		if ($0 ~ /nvmet_tcp_install_queue\+/) nvmet = 1
 		if ($0 ~ /\(nvmet_config_sem\)/) cfg = 1
 		if ($0 ~ /nvmet_rdma_cm_handler\+/) cm = 1
 		if ($0 ~ /nvmet_rdma_disable_port\+/) port = 1
 		if ($0 ~ /nvmet_qos/) ours = 1
 		if ($0 ~ /<\/TASK>/) {
-			known = (wq && nvmet || cfg && cm && port) && !ours
+			known = cfg && cm && port && !ours
 			done_blk()
 		}
 		next
@@ -131,8 +120,6 @@ klog_check() {
 		echo "# kernel log of $1: $(wc -l <<<"$faults") lines of host recovery, which the test causes ($3)"
 	grep -q "nullb_bwtimer_fn" <<<"$klog" &&
 		echo "# kernel log of $1: null_blk's bandwidth-timer race (a Debian 6.1 null_blk bug, not nvmet-qos); not counted"
-	grep -q "nvmet_tcp_install_queue+" <<<"$klog" &&
-		echo "# kernel log of $1: lockdep's report on nvmet-wq in nvmet's queue install (Debian 6.1 nvmet, not nvmet-qos); not counted"
 	grep -q "nvmet_rdma_disable_port+" <<<"$klog" &&
 		echo "# kernel log of $1: lockdep's report on nvmet_config_sem and rdma_cm's handler_mutex (Debian 6.1 nvmet-rdma, not nvmet-qos); not counted"
 	return 0
@@ -248,6 +235,9 @@ for run in "${runs[@]}"; do
 	   klog_transport "$name" ;;
 	esac
 done
+
+# Said at the end, so that a run shows its tests' teardowns were checked.
+[ "$lockdep" = on ] && echo "# lockdep still on at the end of this boot: every test above ran with lock checking"
 
 if [ -w "$KMEMLEAK" ]; then
 	n=$((n + 1))
