@@ -481,6 +481,7 @@ nq_fio_stop() {
 # Leave the VM as the test found it, whatever happened; tests with other
 # needs install their own EXIT trap.
 nq_cleanup() {
+	nq_heartbeat_stop
 	nq_unpin_tracepoints
 	nq_target_teardown
 	nq_unload_qos
@@ -594,6 +595,64 @@ nq_fio_rate() {
 	python3 -c "$nq_fio_report"'
 d = report(sys.argv[1])
 print(sum(j["read"]["bw_bytes"] + j["write"]["bw_bytes"] for j in d["jobs"]))' "$NQ_WORK/$1.$2.json"
+}
+
+# nq_heartbeat_start NAME: one process per CPU, bound to it, writes the
+# wall clock (ms) every 50 ms to $NQ_WORK/NAME.beat.CPU until
+# nq_heartbeat_stop. Under TCG the whole VM, or one of its CPUs, sometimes
+# stops for a second, with or without nvmet-qos; its clock runs on, so a
+# gap in a CPU's beats is time in which nothing ran there. A second in
+# which a host completed nothing is the VM's when a gap covers it, and a
+# failure when the beats went on (nq_fio_dead).
+NQ_BEATS=()
+nq_heartbeat_start() {
+	local c
+	for c in $(seq 0 $(($(nproc) - 1))); do
+		python3 -c '
+import os, sys, time
+os.sched_setaffinity(0, {int(sys.argv[1])})
+with open(sys.argv[2], "w", buffering=1) as f:
+    while True:
+        f.write("%d\n" % (time.time_ns() // 1000000))
+        time.sleep(0.05)' "$c" "$NQ_WORK/$1.beat.$c" &
+		NQ_BEATS+=($!)
+	done
+}
+
+nq_heartbeat_stop() {
+	[ ${#NQ_BEATS[@]} -gt 0 ] || return 0
+	kill "${NQ_BEATS[@]}" 2>/dev/null
+	wait "${NQ_BEATS[@]}" 2>/dev/null
+	NQ_BEATS=()
+}
+
+# nq_fio_dead NAME N: for a run of nq_fio_hosts with a bandwidth log
+# (see nq_fio_persec) inside nq_heartbeat_start NAME / nq_heartbeat_stop,
+# host N's "DEAD UNEXPLAINED STALLED": whole seconds without a
+# completion; those of them that remain once the time in which any CPU
+# missed its beats (a gap over 250 ms, less the 50 ms period) is taken
+# out; and that stalled time in the job's run, in ms. fio's report gives
+# the job's end (timestamp_ms) and its runtime, so its start on the wall
+# clock; a bandwidth sample at t ms covers the second before it.
+nq_fio_dead() {
+	python3 -c "$nq_fio_report$nq_fio_bwlog"'
+import glob
+work, name, n = sys.argv[1], sys.argv[2], sys.argv[3]
+d = report(f"{work}/{name}.{n}.json")
+run = max(j["job_runtime"] for j in d["jobs"])
+start = d["timestamp_ms"] - run
+stalls = []
+for path in glob.glob(f"{work}/{name}.beat.*"):
+    b = [int(x) for x in open(path).read().split()]
+    stalls += [(p + 50, q) for p, q in zip(b, b[1:]) if q - p > 250]
+def stalled(a, b):
+    return sum(max(0, min(b, q) - max(a, p)) for p, q in stalls)
+t, v = bwlog(name, n)
+dead = unexplained = 0
+for a, b in zip([0] + t, t + [run]):
+    dead += max(0, round((b - a) / 1000) - 1)
+    unexplained += max(0, round((b - a - stalled(start + a, start + b)) / 1000) - 1)
+print(dead, unexplained, stalled(start, start + run))' "$NQ_WORK" "$1" "$2"
 }
 
 # pct A B: A as a percentage of B, two decimals.
