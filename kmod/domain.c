@@ -113,6 +113,8 @@ static DEFINE_SPINLOCK(flows_lock);
 static int nr_domains;
 static atomic64_t nr_flows, flows_reclaimed, flows_spilled;
 static struct workqueue_struct *nq_wq;
+/* How held requests go back to nvmet (hook.c), given at init. */
+static const struct nq_req_ops *req_ops;
 static bool bypass_all;
 
 static u64 now_ns(void)
@@ -296,7 +298,7 @@ static enum hrtimer_restart domain_timer(struct hrtimer *t)
 
 static bool req_dying(const struct nqs_req *r)
 {
-	return nq_hook_req_dying(r);
+	return req_ops->dying(r);
 }
 
 /* Pop one held request whose queue is going away; under d->lock. */
@@ -396,9 +398,9 @@ static void domain_work(struct work_struct *w)
 
 	while ((r = next_request(d, &retry))) {
 		if (retry)
-			nq_hook_retry(r);
+			req_ops->retry(r);
 		else
-			nq_hook_execute(r);
+			req_ops->execute(r);
 		cond_resched();
 	}
 }
@@ -813,8 +815,9 @@ void nq_domains_class_stats(int id, struct nq_class_stats *st)
 	rcu_read_unlock();
 }
 
-int nq_domains_init(void)
+int nq_domains_init(const struct nq_req_ops *ops)
 {
+	req_ops = ops;
 	nq_wq = alloc_workqueue("nvmet_qos", WQ_UNBOUND | WQ_HIGHPRI |
 				WQ_MEM_RECLAIM, 0);
 	return nq_wq ? 0 : -ENOMEM;

@@ -363,7 +363,7 @@ static void abort_held(struct tracked *t)
  * it off its books, and it moved no data, so the host's counters do not
  * count it either.
  */
-void nq_hook_retry(struct nqs_req *r)
+static void req_retry(struct nqs_req *r)
 {
 	struct tracked *t = container_of(r, struct tracked, sreq);
 
@@ -377,7 +377,7 @@ void nq_hook_retry(struct nqs_req *r)
  * moment, so that no held request reaches the device after its queue died
  * whichever way the worker found it.
  */
-void nq_hook_execute(struct nqs_req *r)
+static void req_execute(struct nqs_req *r)
 {
 	struct tracked *t = container_of(r, struct tracked, sreq);
 
@@ -392,13 +392,19 @@ void nq_hook_execute(struct nqs_req *r)
  * them when either dies (a controller going away, a namespace being
  * disabled, which waits for every request that holds it).
  */
-bool nq_hook_req_dying(const struct nqs_req *r)
+static bool req_dying(const struct nqs_req *r)
 {
 	const struct tracked *t = container_of(r, struct tracked, sreq);
 
 	return percpu_ref_is_dying(&t->req->sq->ref) ||
 	       percpu_ref_is_dying(&t->req->ns->ref);
 }
+
+const struct nq_req_ops nq_hook_req_ops = {
+	.execute = req_execute,
+	.retry = req_retry,
+	.dying = req_dying,
+};
 
 /*
  * Runs in whatever context the transport executes commands from (a

@@ -28,7 +28,7 @@ static int __init nq_init(void)
 	ret = nq_hosts_init();
 	if (ret)
 		return ret;
-	ret = nq_domains_init();
+	ret = nq_domains_init(&nq_hook_req_ops);
 	if (ret)
 		goto err_hosts;
 	ret = nq_netlink_init();

@@ -136,7 +136,20 @@ bool nq_retries_take(struct nq_retries *t, const void *host, u64 key,
 		     u64 now, u64 *first_ns, u8 *retried);
 void nq_retries_exit(struct nq_retries *t);
 
-int nq_domains_init(void);
+/*
+ * What a domain asks of the layer that hands it requests (hook.c), given
+ * at init so that domains never call up into the nvmet glue by name.
+ */
+struct nq_req_ops {
+	/* A held request's turn: executed, or aborted if its queue has died. */
+	void (*execute)(struct nqs_req *r);
+	/* A request held too long: its host is asked to send it again. */
+	void (*retry)(struct nqs_req *r);
+	/* Its controller or namespace is going away: release it now. */
+	bool (*dying)(const struct nqs_req *r);
+};
+
+int nq_domains_init(const struct nq_req_ops *ops);
 void nq_domains_exit(void);
 struct nq_domain *nq_domain_get(u32 key, const char *name, u32 tags);
 int nq_domain_configure(u32 key, const struct nq_dev_conf *conf,
@@ -186,11 +199,8 @@ int nq_flow_walk(u64 pos[2],
 /* hook.c: attaching to nvmet. */
 int nq_hook_init(void);
 void nq_hook_exit(void);
-/* A held request's turn: executed, or aborted if its queue has died. */
-void nq_hook_execute(struct nqs_req *r);
-/* A request held too long: its host is asked to send it again. */
-void nq_hook_retry(struct nqs_req *r);
-bool nq_hook_req_dying(const struct nqs_req *r);
+/* The domains' way back to nvmet's requests (struct nq_req_ops). */
+extern const struct nq_req_ops nq_hook_req_ops;
 
 /* netlink.c: the generic netlink family and its messages. */
 enum {
