@@ -112,6 +112,8 @@ static DEFINE_HASHTABLE(flow_hash, FLOW_HASH_BITS);
 static DEFINE_SPINLOCK(flows_lock);
 static int nr_domains;
 static atomic64_t nr_flows, flows_reclaimed, flows_spilled;
+/* Requests run unscheduled because memory was short (tracker or domain). */
+static atomic64_t unscheduled;
 static struct workqueue_struct *nq_wq;
 /* How held requests go back to nvmet (hook.c), given at init. */
 static const struct nq_req_ops *req_ops;
@@ -272,6 +274,7 @@ void nq_domains_table(struct nq_hosts_info *info)
 	info->flows = atomic64_read(&nr_flows);
 	info->flows_reclaimed = atomic64_read(&flows_reclaimed);
 	info->flows_spilled = atomic64_read(&flows_spilled);
+	info->unscheduled = atomic64_read(&unscheduled);
 }
 
 /* Bring one flow in line with its host's policy; under d->lock. */
@@ -426,8 +429,11 @@ static void domain_free(struct nq_domain *d)
 
 static struct nq_domain *domain_alloc(u32 key, const char *name, gfp_t gfp)
 {
-	struct nq_domain *d = kzalloc(sizeof(*d), gfp);
+	struct nq_domain *d;
 
+	if (nq_fault(nomem_io) && !gfpflags_allow_blocking(gfp))
+		return NULL;
+	d = kzalloc(sizeof(*d), gfp);
 	if (!d)
 		return NULL;
 	d->key = key;
@@ -511,15 +517,91 @@ static void domain_tags(struct nq_domain *d, u32 tags)
 }
 
 /*
+ * A domain the I/O path could not allocate (some 15 KB in atomic
+ * context) is made by a worker that may sleep for it, so that memory
+ * pressure costs a device its scheduling for a moment, not for as long
+ * as it lasts, and its requests do not retry the allocation one by one
+ * meanwhile. One device is awaited at a time; the others retry.
+ */
+static DEFINE_SPINLOCK(wanted_lock);
+static bool wanted_busy;
+static u32 wanted_key;
+static char wanted_name[sizeof_field(struct nq_domain, name)];
+
+static void wanted_work_fn(struct work_struct *w)
+{
+	char name[sizeof_field(struct nq_domain, name)];
+	u32 key;
+
+	spin_lock_irq(&wanted_lock);
+	key = wanted_key;
+	strscpy(name, wanted_name, sizeof(name));
+	spin_unlock_irq(&wanted_lock);
+	domain_get(key, name[0] ? name : NULL, GFP_KERNEL);
+	spin_lock_irq(&wanted_lock);
+	wanted_busy = false;
+	spin_unlock_irq(&wanted_lock);
+}
+static DECLARE_WORK(wanted_work, wanted_work_fn);
+
+/* The worker is making @key's domain already. */
+static bool domain_awaited(u32 key)
+{
+	unsigned long flags;
+	bool awaited;
+
+	spin_lock_irqsave(&wanted_lock, flags);
+	awaited = wanted_busy && wanted_key == key;
+	spin_unlock_irqrestore(&wanted_lock, flags);
+	return awaited;
+}
+
+/* Ask the worker for @key's domain, unless it is busy with another. */
+static void domain_want(u32 key, const char *name)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&wanted_lock, flags);
+	if (!wanted_busy) {
+		wanted_busy = true;
+		wanted_key = key;
+		strscpy(wanted_name, name ?: "", sizeof(wanted_name));
+		queue_work(nq_wq, &wanted_work);
+	}
+	spin_unlock_irqrestore(&wanted_lock, flags);
+}
+
+/* A request runs unscheduled because memory was short: counted. */
+void nq_domains_unscheduled(void)
+{
+	atomic64_inc(&unscheduled);
+}
+
+/*
  * The domain of backing device @key, created on first use; NULL if short
- * of memory or past NQ_MAX_DOMAINS (the request then goes unscheduled).
- * @tags: how many requests the device serves at once, 0 if not known.
+ * of memory (counted, and made by the worker) or past NQ_MAX_DOMAINS: the
+ * request then goes unscheduled. @tags: how many requests the device
+ * serves at once, 0 if not known.
  */
 struct nq_domain *nq_domain_get(u32 key, const char *name, u32 tags)
 {
-	struct nq_domain *d = domain_get(key, name, GFP_ATOMIC);
+	struct nq_domain *d;
 
-	if (d && unlikely(READ_ONCE(d->sched.tags) != tags))
+	rcu_read_lock();
+	d = domain_find(key);
+	rcu_read_unlock();
+	if (!d && READ_ONCE(nr_domains) >= NQ_MAX_DOMAINS)
+		return NULL;
+	if (!d && !domain_awaited(key))
+		d = domain_get(key, name, GFP_ATOMIC | __GFP_NOWARN);
+	if (!d) {
+		domain_want(key, name);
+		nq_domains_unscheduled();
+		return NULL;
+	}
+	if (name && unlikely(!READ_ONCE(d->named)))
+		domain_name(d, name);
+	if (unlikely(READ_ONCE(d->sched.tags) != tags))
 		domain_tags(d, tags);
 	return d;
 }
@@ -829,6 +911,8 @@ void nq_domains_exit(void)
 	struct nq_domain *d, *dtmp;
 	struct nq_flow *fl, *ftmp;
 
+	/* Nothing asks for a domain any more: no new one after this. */
+	cancel_work_sync(&wanted_work);
 	list_for_each_entry_safe(d, dtmp, &domains, node) {
 		cancel_work_sync(&d->work);
 		hrtimer_cancel(&d->timer);

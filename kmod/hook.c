@@ -44,6 +44,7 @@
 #include <linux/hash.h>
 #include <linux/jhash.h>
 #include <linux/kprobes.h>
+#include <linux/mempool.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
@@ -104,6 +105,15 @@ static DEFINE_SPINLOCK(slot_lock);
 
 static long __percpu *pending;
 static struct kmem_cache *tracked_cache;
+/*
+ * Trackers are taken in atomic context for every request. Short of
+ * memory they come from a reserve, which every free refills first, so
+ * that a spell of memory pressure does not turn scheduling off: as many
+ * requests as the reserve holds stay scheduled however long it lasts.
+ * Past it a request runs unscheduled, and is counted (host table).
+ */
+#define TRACKED_RESERVE		1024
+static mempool_t *tracked_pool;
 static struct req_bucket req_hash[1 << REQ_HASH_BITS];
 
 static void pending_dec(void)
@@ -303,7 +313,7 @@ static void untrack_all(void)
 			hlist_del(&t->node);
 			if (!t->armed)
 				nq_host_put(t->host);
-			kmem_cache_free(tracked_cache, t);
+			mempool_free(t, tracked_pool);
 		}
 		spin_unlock_irq(&req_hash[i].lock);
 	}
@@ -473,7 +483,7 @@ static int slot_for(execute_fn fn)
 static void disarm(struct tracked *t)
 {
 	WRITE_ONCE(t->req->execute, t->fn);
-	kmem_cache_free(tracked_cache, t);
+	mempool_free(t, tracked_pool);
 	pending_dec();
 }
 
@@ -491,10 +501,12 @@ static void probe_init(void *data, struct nvmet_req *req,
 	slot = slot_for(req->execute);
 	if (slot < 0)
 		return;
-	/* Short of memory the request runs unscheduled, but runs. */
-	t = kmem_cache_alloc(tracked_cache, GFP_ATOMIC);
-	if (!t)
+	/* Past the reserve the request runs unscheduled, but runs. */
+	t = mempool_alloc(tracked_pool, GFP_ATOMIC);
+	if (!t) {
+		nq_domains_unscheduled();
 		return;
+	}
 	t->req = req;
 	t->fn = req->execute;
 	t->armed = true;
@@ -568,7 +580,7 @@ static void probe_complete(void *data, struct nvmet_req *req)
 		nq_host_account(t->host, t->sreq.write ? NQ_WRITE : NQ_READ,
 				t->sreq.bytes, req->cqe->status != 0);
 	nq_host_put(t->host);
-	kmem_cache_free(tracked_cache, t);
+	mempool_free(t, tracked_pool);
 }
 
 static int uninit_pre(struct kprobe *kp, struct pt_regs *regs)
@@ -867,6 +879,14 @@ static struct notifier_block tp_module_nb = {
 	.notifier_call = tp_module_notify,
 };
 
+/* The reserve's allocator: the slab, unless a fault build fails it. */
+static void *tracked_alloc(gfp_t gfp, void *cache)
+{
+	if (nq_fault(nomem_io) && !gfpflags_allow_blocking(gfp))
+		return NULL;
+	return kmem_cache_alloc(cache, gfp);
+}
+
 int nq_hook_init(void)
 {
 	int i, ret;
@@ -883,12 +903,20 @@ int nq_hook_init(void)
 		ret = -ENOMEM;
 		goto err_pending;
 	}
+	tracked_pool = mempool_create(TRACKED_RESERVE, tracked_alloc,
+				      mempool_free_slab, tracked_cache);
+	if (!tracked_pool) {
+		ret = -ENOMEM;
+		goto err_cache;
+	}
 	/* Calls us back at once for an nvmet that is already loaded. */
 	ret = register_tracepoint_module_notifier(&tp_module_nb);
 	if (ret)
-		goto err_cache;
+		goto err_pool;
 	return 0;
 
+err_pool:
+	mempool_destroy(tracked_pool);
 err_cache:
 	kmem_cache_destroy(tracked_cache);
 err_pending:
@@ -918,6 +946,7 @@ void nq_hook_exit(void)
 	mutex_unlock(&bind_lock);
 
 	unregister_tracepoint_module_notifier(&tp_module_nb);
+	mempool_destroy(tracked_pool);
 	kmem_cache_destroy(tracked_cache);
 	free_percpu(pending);
 }

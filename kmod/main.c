@@ -22,6 +22,10 @@ static int __init nq_init(void)
 	pr_warn("mutant build \"%s\": broken on purpose for the mutation checks, never for use\n",
 		NQ_MUTANT_NAME);
 #endif
+#ifdef NQ_FAULT
+	pr_warn("fault build \"%s\": failures made certain for the tests, never for use\n",
+		NQ_FAULT_NAME);
+#endif
 	ret = nq_policy_init();
 	if (ret)
 		return ret;
@@ -73,5 +77,8 @@ MODULE_DESCRIPTION("Per-host quality of service for the NVMe-oF target");
 MODULE_LICENSE("GPL");
 #ifdef NQ_MUTANT
 MODULE_INFO(mutant, NQ_MUTANT_NAME);
+#endif
+#ifdef NQ_FAULT
+MODULE_INFO(fault, NQ_FAULT_NAME);
 #endif
 MODULE_ALIAS_GENL_FAMILY(NVMET_QOS_FAMILY_NAME);

@@ -38,4 +38,17 @@
 #define nq_mutant(name)		0
 #endif
 
+/*
+ * Fault builds (scripts/kmod-for --fault NAME, same mechanism): nothing
+ * broken, but a hostile world made certain, for the tests of how the
+ * module copes with it. Debian's kernels have no fault injection.
+ */
+#define NQ_FAULT_nomem_io	1	/* the I/O path's own allocations fail */
+
+#ifdef NQ_FAULT
+#define nq_fault(name)		(NQ_FAULT == NQ_FAULT_##name)
+#else
+#define nq_fault(name)		0
+#endif
+
 #endif /* _NQ_MUTANT_H */

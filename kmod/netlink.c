@@ -662,7 +662,8 @@ static int table_get_doit(struct sk_buff *skb, struct genl_info *info)
 	    put_u64(msg, NVMET_QOS_A_TABLE_HOSTS_FOLDED, t.folded) ||
 	    put_u64(msg, NVMET_QOS_A_TABLE_FLOWS, t.flows) ||
 	    put_u64(msg, NVMET_QOS_A_TABLE_FLOWS_RECLAIMED, t.flows_reclaimed) ||
-	    put_u64(msg, NVMET_QOS_A_TABLE_FLOWS_SPILLED, t.flows_spilled)) {
+	    put_u64(msg, NVMET_QOS_A_TABLE_FLOWS_SPILLED, t.flows_spilled) ||
+	    put_u64(msg, NVMET_QOS_A_TABLE_UNSCHEDULED, t.unscheduled)) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}

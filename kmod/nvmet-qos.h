@@ -46,6 +46,7 @@ struct nq_hosts_info {
 	u32 hosts, max_hosts;
 	u64 reclaimed, folded;
 	u64 flows, flows_reclaimed, flows_spilled;
+	u64 unscheduled;	/* requests run unscheduled, memory short */
 };
 
 /* hosts.c: the table of hosts seen, keyed by host NQN. */
@@ -165,6 +166,7 @@ int nq_domain_walk(unsigned long *pos,
 		   void *arg);
 void nq_domains_drop_host(struct nq_host *host);
 void nq_domains_table(struct nq_hosts_info *info);
+void nq_domains_unscheduled(void);
 void nq_domains_class_stats(int class_id, struct nq_class_stats *st);
 
 /* stats.c: what one host did on one device; under the domain's lock. */

@@ -175,6 +175,7 @@ enum {
 	NVMET_QOS_A_TABLE_FLOWS,		/* u64: flows allocated now */
 	NVMET_QOS_A_TABLE_FLOWS_RECLAIMED,	/* u64: flows freed with their host */
 	NVMET_QOS_A_TABLE_FLOWS_SPILLED,	/* u64: flow allocations failed, spill flow used */
+	NVMET_QOS_A_TABLE_UNSCHEDULED,		/* u64: requests run unscheduled, memory short */
 
 	__NVMET_QOS_A_TABLE_MAX,
 	NVMET_QOS_A_TABLE_MAX = (__NVMET_QOS_A_TABLE_MAX - 1)
