@@ -317,12 +317,13 @@ nq_target_teardown() {
 	fi
 	[ -d "$s" ] && rmdir "$s"
 	nq_nullb_remove "$NQ_NULLB"
-	# nvmet-rdma holds nvmet: a later test that unloads nvmet (005) must
-	# find only what a tcp test leaves.
+	# nvmet-rdma and nvme-loop hold nvmet: a later test that unloads
+	# nvmet (005, 034) must find only what a tcp test leaves.
 	if [ "$NQ_TRTYPE" = rdma ]; then
 		modprobe -r nvme-rdma nvmet-rdma 2>/dev/null
 		nq_rxe_teardown
 	fi
+	[ "$NQ_TRTYPE" != loop ] || modprobe -r nvme-loop 2>/dev/null
 	return 0
 }
 
