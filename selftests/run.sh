@@ -30,9 +30,9 @@ HOSTFAULT='nvme nvme[0-9]+: .*( timeout$|: timeout request)|nvme nvme[0-9]+: (st
 #   re-arms bw_timer while nullb_bwtimer_fn runs on another CPU, and
 #   hrtimer_forward() warns (the timer interrupt's first frame is
 #   nullb_bwtimer_fn).
-# - On a lockdep kernel (make check-debug) over rdma, nvmet-rdma runs a command that came
-#   before its queue's ESTABLISHED event from the CM handler, under
-#   rdma_cm's handler_mutex: an I/O queue's connect then takes
+# - On a lockdep kernel (make check-debug) over rdma, nvmet-rdma runs a
+#   command that came before its queue's ESTABLISHED event from the CM
+#   handler, under rdma_cm's handler_mutex: an I/O queue's connect takes
 #   nvmet_config_sem (nvmet_find_get_subsys). Removing the port takes the
 #   two the other way round (nvmet_port_subsys_drop_link, then
 #   rdma_destroy_id), so lockdep reports the pair when the port goes:
