@@ -471,18 +471,37 @@ static void domain_name(struct nq_domain *d, const char *name)
 	spin_unlock_irqrestore(&d->lock, flags);
 }
 
-/* Find or add the domain of @key; NULL if short of memory or of slots. */
-static struct nq_domain *domain_get(u32 key, const char *name, gfp_t gfp)
+/* Give @d the device's name if it has none yet (configured before I/O). */
+static struct nq_domain *domain_named(struct nq_domain *d, const char *name)
 {
-	struct nq_domain *d, *new;
-	unsigned long flags;
+	if (name && unlikely(!READ_ONCE(d->named)))
+		domain_name(d, name);
+	return d;
+}
+
+/* The domain of @key if there is one; under nothing. */
+static struct nq_domain *domain_lookup(u32 key, const char *name)
+{
+	struct nq_domain *d;
 
 	rcu_read_lock();
 	d = domain_find(key);
 	rcu_read_unlock();
-	if (d)
-		goto found;
+	return d ? domain_named(d, name) : NULL;
+}
 
+/*
+ * Add the domain of @key (or find it, added meanwhile); NULL if short of
+ * memory or of slots.
+ */
+static struct nq_domain *domain_add(u32 key, const char *name, gfp_t gfp)
+{
+	struct nq_domain *d, *new;
+	unsigned long flags;
+
+	/* Past the bound, allocate nothing only to free it again. */
+	if (READ_ONCE(nr_domains) >= NQ_MAX_DOMAINS)
+		return NULL;
 	new = domain_alloc(key, name, gfp);
 	if (!new)
 		return NULL;
@@ -498,12 +517,13 @@ static struct nq_domain *domain_get(u32 key, const char *name, gfp_t gfp)
 	spin_unlock_irqrestore(&domains_lock, flags);
 	if (new)
 		domain_free(new);
-	if (!d)
-		return NULL;
-found:
-	if (name && unlikely(!READ_ONCE(d->named)))
-		domain_name(d, name);
-	return d;
+	return d ? domain_named(d, name) : NULL;
+}
+
+/* Find or add the domain of @key; NULL if short of memory or of slots. */
+static struct nq_domain *domain_get(u32 key, const char *name, gfp_t gfp)
+{
+	return domain_lookup(key, name) ?: domain_add(key, name, gfp);
 }
 
 /* Follow the device's tag count: a reset or an admin may change it. */
@@ -539,7 +559,7 @@ static void wanted_work_fn(struct work_struct *w)
 	spin_unlock_irq(&wanted_lock);
 	domain_get(key, name[0] ? name : NULL, GFP_KERNEL);
 	spin_lock_irq(&wanted_lock);
-	wanted_busy = false;
+	WRITE_ONCE(wanted_busy, false);
 	spin_unlock_irq(&wanted_lock);
 }
 static DECLARE_WORK(wanted_work, wanted_work_fn);
@@ -550,6 +570,8 @@ static bool domain_awaited(u32 key)
 	unsigned long flags;
 	bool awaited;
 
+	if (!READ_ONCE(wanted_busy))
+		return false;
 	spin_lock_irqsave(&wanted_lock, flags);
 	awaited = wanted_busy && wanted_key == key;
 	spin_unlock_irqrestore(&wanted_lock, flags);
@@ -563,7 +585,7 @@ static void domain_want(u32 key, const char *name)
 
 	spin_lock_irqsave(&wanted_lock, flags);
 	if (!wanted_busy) {
-		wanted_busy = true;
+		WRITE_ONCE(wanted_busy, true);
 		wanted_key = key;
 		strscpy(wanted_name, name ?: "", sizeof(wanted_name));
 		queue_work(nq_wq, &wanted_work);
@@ -585,22 +607,18 @@ void nq_domains_unscheduled(void)
  */
 struct nq_domain *nq_domain_get(u32 key, const char *name, u32 tags)
 {
-	struct nq_domain *d;
+	struct nq_domain *d = domain_lookup(key, name);
 
-	rcu_read_lock();
-	d = domain_find(key);
-	rcu_read_unlock();
-	if (!d && READ_ONCE(nr_domains) >= NQ_MAX_DOMAINS)
-		return NULL;
 	if (!d && !domain_awaited(key))
-		d = domain_get(key, name, GFP_ATOMIC | __GFP_NOWARN);
+		d = domain_add(key, name, GFP_ATOMIC | __GFP_NOWARN);
 	if (!d) {
-		domain_want(key, name);
-		nq_domains_unscheduled();
+		/* Past NQ_MAX_DOMAINS memory is not why, and no worker helps. */
+		if (READ_ONCE(nr_domains) < NQ_MAX_DOMAINS) {
+			domain_want(key, name);
+			nq_domains_unscheduled();
+		}
 		return NULL;
 	}
-	if (name && unlikely(!READ_ONCE(d->named)))
-		domain_name(d, name);
 	if (unlikely(READ_ONCE(d->sched.tags) != tags))
 		domain_tags(d, tags);
 	return d;
