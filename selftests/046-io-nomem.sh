@@ -34,10 +34,9 @@ nq_overlap_split qos "$SECS" "$FIO" training prep "$d1" "$d2"
 log "30/70 with every atomic allocation of the I/O path failing: host 1 ${NQ_SPLIT}% while both ran"
 nq_judge_split 30 131072
 
-table=$("$NQ_CTL" host table --json) || fail "host table failed"
-log "host table: $table"
+log "host table: $("$NQ_CTL" host table --json)"
 reads=$(( $(nq_fio_total qos 1) / 131072 + $(nq_fio_total qos 2) / 131072 ))
-unsched=$(python3 -c 'import json, sys; print(json.loads(sys.argv[1])["table"]["unscheduled"])' "$table") ||
+unsched=$(nq_table unscheduled) ||
 	{ fail "no unscheduled count in the host table"; unsched=0; }
 log "$unsched of some $reads requests ran unscheduled"
 [ "$unsched" -ge 1 ] || fail "no request ran unscheduled: the fault build did not fail the domain's allocation"
