@@ -21,7 +21,11 @@ SPLAT='WARNING:|BUG:|ODEBUG:|Oops|general protection fault|lockdep|KASAN|UBSAN|k
 # hosts and target alike: a host's I/O timing out, a host recovering or
 # resetting its controller, a keep-alive lost on either side. Each fails
 # the test that caused it, unless the test cuts hosts off on purpose and
-# says so with a "# Host recovery: REASON" line; then it is shown.
+# says so with a "# Host recovery: REASON" line; then it is shown. A test
+# whose own step makes one kind of line (047: nvmet ends a controller
+# whose host failed to authenticate) names it in a "# Expected host
+# fault: EREGEX" line: those are shown and counted, the others still fail
+# it.
 HOSTFAULT='nvme nvme[0-9]+: .*( timeout$|: timeout request)|nvme nvme[0-9]+: (starting error recovery|resetting controller|Reconnecting in|Failed reconnect|failed nvme_keep_alive|keep-alive failed)|nvmet: ctrl [0-9]+ (keep-alive timer .* expired|fatal error)'
 
 # Two reports come from Debian 6.1 itself, with or without nvmet-qos,
@@ -94,13 +98,13 @@ unknown_leaks() {
 	END { done_obj() }'
 }
 
-# klog_check NAME [BANNER [RECOVERY]]: read and clear the kernel log,
-# which NAME left, less lines matching the extended regex BANNER. Known
-# reports are named; any other is shown and fails NAME (returns 1), and
-# so does a host fault (HOSTFAULT) unless RECOVERY says why NAME causes
-# them.
+# klog_check NAME [BANNER [RECOVERY [EXPECTED]]]: read and clear the
+# kernel log, which NAME left, less lines matching the extended regex
+# BANNER. Known reports are named; any other is shown and fails NAME
+# (returns 1), and so does a host fault (HOSTFAULT) unless RECOVERY says
+# why NAME causes them, or it matches the extended regex EXPECTED.
 klog_check() {
-	local klog unknown faults
+	local klog unknown faults expected=""
 	klog=$(dmesg -c)
 	[ -n "${2:-}" ] && klog=$(grep -Ev "$2" <<<"$klog")
 	KLOG=$klog
@@ -111,6 +115,12 @@ klog_check() {
 		return 1
 	fi
 	faults=$(grep -E "$HOSTFAULT" <<<"$klog")
+	if [ -n "${4:-}" ] && [ -n "$faults" ]; then
+		expected=$(grep -E "$4" <<<"$faults")
+		faults=$(grep -Ev "$4" <<<"$faults")
+	fi
+	[ -z "$expected" ] ||
+		echo "# kernel log of $1: $(wc -l <<<"$expected") host fault line(s) the test expects: $(head -n 1 <<<"$expected")"
 	if [ -n "$faults" ] && [ -z "${3:-}" ]; then
 		echo "# kernel log of $1: a host timed out, recovered or lost its keep-alive:"
 		head -n 20 <<<"$faults" | sed 's/^/#   /'
@@ -220,7 +230,8 @@ for run in "${runs[@]}"; do
 	rc=$?
 	secs=$(($(date +%s) - start))
 	echo "$out" | sed 's/^\([^#]\)/# \1/'
-	klog_check "$name" "" "$(sed -n 's/^# Host recovery: //p' "$t" | head -n 1)" || rc=1
+	klog_check "$name" "" "$(sed -n 's/^# Host recovery: //p' "$t" | head -n 1)" \
+		"$(sed -n 's/^# Expected host fault: //p' "$t" | head -n 1)" || rc=1
 	if [ "$lockdep" = on ] && ! lockdep_on; then
 		lockdep=off
 		echo "# lockdep turned itself off during $name: the rest of this boot runs without lock checking"
