@@ -10,7 +10,8 @@
 #   make check-debug  the VM tests on a debug kernel (KASAN, lockdep,
 #                   kmemleak, ...) built once from Debian's linux-source
 #   make check-mutants  the test of the tests: the module with one feature
-#                   broken at a time (MUTANTS, default all), each must
+#                   broken at a time (MUTANTS, default all, each on its
+#                   kernel: selftests/mutants), each must
 #                   fail a test that claims the feature
 #   make demo       the AI pipeline on a target in a VM: 30/70, then live 50/50
 #   make bench      stock nvmet against nvmet-qos in a VM, A/B in one boot,
@@ -100,7 +101,11 @@ check-debug:
 
 # About 35 minutes on 2 cores for every mutant; not part of "make check".
 check-mutants: all
+ifeq ($(MUTANTS),)
+	scripts/check-mutants && scripts/check-mutants --kernel 6.12
+else
 	scripts/check-mutants $(MUTANTS)
+endif
 
 # The main job where no storage head is at hand: a target in a VM.
 demo: all

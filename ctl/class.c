@@ -22,7 +22,7 @@
 
 /* Positions in class_fields[] that the share percentage needs. */
 enum { CF_SHARE, CF_MIN_BPS, CF_MAX_BPS, CF_MIN_IOPS, CF_MAX_IOPS, CF_BURST,
-       CF_LATENCY, CF_HOSTS, CF_READ, CF_WRITE, CF_IOS, CF_COST, CF_QUEUED,
+       CF_LATENCY, CF_AUTH, CF_HOSTS, CF_READ, CF_WRITE, CF_IOS, CF_COST, CF_QUEUED,
        NFIELDS };
 
 /* Output order after the name; SHARE% goes right after SHARE. */
@@ -34,6 +34,7 @@ static const struct field class_fields[NFIELDS] = {
 	[CF_MAX_IOPS]	= { NVMET_QOS_A_CLASS_MAX_IOPS,	"max_iops",	"MAX-IOPS",	VAL_LIMIT, false },
 	[CF_BURST]	= { NVMET_QOS_A_CLASS_BURST,	"burst",	"BURST",	VAL_LIMIT, false },
 	[CF_LATENCY]	= { NVMET_QOS_A_CLASS_LATENCY,	"latency",	"LAT",		VAL_BOOL, false },
+	[CF_AUTH]	= { NVMET_QOS_A_CLASS_AUTH,	"auth",		"AUTH",		VAL_BOOL, false },
 	[CF_HOSTS]	= { NVMET_QOS_A_CLASS_HOSTS,	"hosts",	"HOSTS",	VAL_PLAIN, false },
 	[CF_READ]	= { NVMET_QOS_A_CLASS_READ_BYTES, "read_bytes",	"READ",		VAL_HUMAN, false },
 	[CF_WRITE]	= { NVMET_QOS_A_CLASS_WRITE_BYTES, "write_bytes", "WRITE",	VAL_HUMAN, false },
@@ -52,6 +53,7 @@ static const struct nla_policy class_policy[NVMET_QOS_A_CLASS_MAX + 1] = {
 	[NVMET_QOS_A_CLASS_MAX_IOPS]	= { .type = NLA_U64, .maxlen = 8 },
 	[NVMET_QOS_A_CLASS_BURST]	= { .type = NLA_U64, .maxlen = 8 },
 	[NVMET_QOS_A_CLASS_LATENCY]	= { .type = NLA_U8, .maxlen = 1 },
+	[NVMET_QOS_A_CLASS_AUTH]	= { .type = NLA_U8, .maxlen = 1 },
 	[NVMET_QOS_A_CLASS_HOSTS]	= { .type = NLA_U32, .maxlen = 4 },
 	[NVMET_QOS_A_CLASS_READ_BYTES]	= { .type = NLA_U64, .maxlen = 8 },
 	[NVMET_QOS_A_CLASS_WRITE_BYTES]	= { .type = NLA_U64, .maxlen = 8 },
@@ -78,6 +80,7 @@ static const char *const class_attr_names[NVMET_QOS_A_CLASS_MAX + 1] = {
 	[NVMET_QOS_A_CLASS_IOS]		= "ios",
 	[NVMET_QOS_A_CLASS_COST]	= "cost",
 	[NVMET_QOS_A_CLASS_QUEUED]	= "queued",
+	[NVMET_QOS_A_CLASS_AUTH]	= "auth",
 };
 
 static const struct qos_attr_set class_set = {
@@ -213,8 +216,9 @@ const struct qos_obj qos_class_obj = {
 	.cmp = class_cmp,
 	.prepare = class_prepare,
 	.print_json = class_print_json,
-	/* CLASS SHARE SHARE% MIN MAX MIN-IOPS MAX-IOPS BURST LAT HOSTS READ WRITE QUEUED */
-	.align = "lrrrrrrrlrrrr",
+	/* CLASS SHARE SHARE% MIN MAX MIN-IOPS MAX-IOPS BURST LAT AUTH HOSTS READ WRITE
+	 * QUEUED */
+	.align = "lrrrrrrrllrrrr",
 	.table_head = class_table_head,
 	.table_row = class_table_row,
 };
@@ -304,7 +308,8 @@ static const struct limit_opt {
 enum { L_MIN_BPS, L_MAX_BPS, L_MIN_IOPS, L_MAX_IOPS, L_BURST };
 
 /* Long-only options; values above any character. */
-enum { OPT_SHARE = 256, OPT_LATENCY, OPT_NO_LATENCY, OPT_LIMIT };
+enum { OPT_SHARE = 256, OPT_LATENCY, OPT_NO_LATENCY, OPT_AUTH, OPT_NO_AUTH,
+       OPT_LIMIT };
 
 #define CLASS_LONGOPTS \
 	{ "share",	required_argument, NULL, OPT_SHARE }, \
@@ -314,6 +319,7 @@ enum { OPT_SHARE = 256, OPT_LATENCY, OPT_NO_LATENCY, OPT_LIMIT };
 	{ "max-iops",	required_argument, NULL, OPT_LIMIT + L_MAX_IOPS }, \
 	{ "burst",	required_argument, NULL, OPT_LIMIT + L_BURST }, \
 	{ "latency",	no_argument, NULL, OPT_LATENCY }, \
+	{ "auth",	no_argument, NULL, OPT_AUTH }, \
 	{ "help",	no_argument, NULL, 'h' }
 
 static const struct option add_longopts[] = {
@@ -324,6 +330,7 @@ static const struct option add_longopts[] = {
 static const struct option set_longopts[] = {
 	CLASS_LONGOPTS,
 	{ "no-latency",	no_argument, NULL, OPT_NO_LATENCY },
+	{ "no-auth",	no_argument, NULL, OPT_NO_AUTH },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -333,6 +340,7 @@ struct class_conf {
 	uint64_t limit[NLIMITS];
 	bool has_limit[NLIMITS];
 	int latency;			/* -1: not given, else 0 or 1 */
+	int auth;			/* the same */
 	bool any;
 };
 
@@ -372,7 +380,7 @@ static void class_parse_opts(const struct cmd *cmd, int argc, char **argv,
 			     struct class_conf *conf)
 {
 	const char *share = NULL, *limit[NLIMITS] = { NULL };
-	bool lat_on = false, lat_off = false;
+	bool lat_on = false, lat_off = false, auth_on = false, auth_off = false;
 	int c;
 
 	memset(conf, 0, sizeof(*conf));
@@ -384,6 +392,10 @@ static void class_parse_opts(const struct cmd *cmd, int argc, char **argv,
 			lat_on = true;
 		else if (c == OPT_NO_LATENCY)
 			lat_off = true;
+		else if (c == OPT_AUTH)
+			auth_on = true;
+		else if (c == OPT_NO_AUTH)
+			auth_off = true;
 		else if (c >= OPT_LIMIT && c < OPT_LIMIT + (int)NLIMITS)
 			limit[c - OPT_LIMIT] = optarg;
 	}
@@ -391,6 +403,9 @@ static void class_parse_opts(const struct cmd *cmd, int argc, char **argv,
 	if (lat_on && lat_off)
 		usage_error("--latency and --no-latency exclude each other");
 	conf->latency = lat_on ? 1 : lat_off ? 0 : -1;
+	if (auth_on && auth_off)
+		usage_error("--auth and --no-auth exclude each other");
+	conf->auth = auth_on ? 1 : auth_off ? 0 : -1;
 	conf_values(conf, share, limit);
 }
 
@@ -410,6 +425,9 @@ static int class_put_conf(struct nl_msg *msg, const char *name,
 			return -ENOMEM;
 	if (conf->latency >= 0 &&
 	    nla_put_u8(msg, NVMET_QOS_A_CLASS_LATENCY, (uint8_t)conf->latency) < 0)
+		return -ENOMEM;
+	if (conf->auth >= 0 &&
+	    nla_put_u8(msg, NVMET_QOS_A_CLASS_AUTH, (uint8_t)conf->auth) < 0)
 		return -ENOMEM;
 	return 0;
 }
@@ -431,7 +449,7 @@ static int class_put_req(struct nl_msg *msg, const void *arg)
 static int class_change(uint8_t cmd, const char *name,
 			const struct class_conf *conf)
 {
-	static const struct class_conf none = { .latency = -1 };
+	static const struct class_conf none = { .latency = -1, .auth = -1 };
 	const struct class_req req = { name, conf ? conf : &none };
 	char what[64];
 

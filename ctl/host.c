@@ -32,6 +32,8 @@ static const struct field host_fields[] = {
 	{ NVMET_QOS_A_HOST_WRITE_BYTES,	"write_bytes",	"WRITE BYTES",	VAL_PLAIN, false },
 	{ NVMET_QOS_A_HOST_ERRORS,	"errors",	"ERRORS",	VAL_PLAIN, false },
 	{ NVMET_QOS_A_HOST_QUEUED,	"queued",	"QUEUED",	VAL_PLAIN, true },
+	{ NVMET_QOS_A_HOST_CTRLS,	"ctrls",	"CTRLS",	VAL_PLAIN, true },
+	{ NVMET_QOS_A_HOST_CTRLS_AUTH,	"ctrls_auth",	"AUTH",		VAL_PLAIN, true },
 };
 
 #define NFIELDS ARRAY_SIZE(host_fields)
@@ -52,6 +54,8 @@ static const struct nla_policy host_policy[NVMET_QOS_A_HOST_MAX + 1] = {
 					    .maxlen = NVMET_QOS_CLASS_NAME_MAX_LEN + 1 },
 	[NVMET_QOS_A_HOST_WEIGHT]	= { .type = NLA_U32, .maxlen = 4 },
 	[NVMET_QOS_A_HOST_QUEUED]	= { .type = NLA_U64, .maxlen = 8 },
+	[NVMET_QOS_A_HOST_CTRLS]	= { .type = NLA_U32, .maxlen = 4 },
+	[NVMET_QOS_A_HOST_CTRLS_AUTH]	= { .type = NLA_U32, .maxlen = 4 },
 };
 
 /* Spec names, used when the kernel blames an attribute. */
@@ -67,6 +71,8 @@ static const char *const host_attr_names[NVMET_QOS_A_HOST_MAX + 1] = {
 	[NVMET_QOS_A_HOST_CLASS]	= "class",
 	[NVMET_QOS_A_HOST_WEIGHT]	= "weight",
 	[NVMET_QOS_A_HOST_QUEUED]	= "queued",
+	[NVMET_QOS_A_HOST_CTRLS]	= "ctrls",
+	[NVMET_QOS_A_HOST_CTRLS_AUTH]	= "ctrls-auth",
 };
 
 static const struct qos_attr_set host_set = {
@@ -127,7 +133,7 @@ static int host_print_json(const void *obj)
 }
 
 /* NQN and class to the left, every number to the right. */
-static const char host_align[] = "llrrrrrrr";
+static const char host_align[] = "llrrrrrrrrr";
 _Static_assert(sizeof(host_align) == 2 + NFIELDS + 1,
 	       "host_align needs one column per field");
 

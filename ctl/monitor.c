@@ -38,6 +38,7 @@ static const struct nla_policy ctrl_policy[NVMET_QOS_A_CTRL_MAX + 1] = {
 	[NVMET_QOS_A_CTRL_TRTYPE]	= { .type = NLA_U8, .maxlen = 1 },
 	[NVMET_QOS_A_CTRL_CLASS]	= { .type = NLA_STRING,
 					    .maxlen = NVMET_QOS_CLASS_NAME_MAX_LEN + 1 },
+	[NVMET_QOS_A_CTRL_AUTH]		= { .type = NLA_U8, .maxlen = 1 },
 };
 
 /* What each notification is called (its spec name without "-ntf"). */
@@ -178,7 +179,7 @@ static int print_ctrl(const struct monitor *m, const struct event_kind *k,
 	char nqn[NVMET_QOS_NQN_MAX_LEN + 1], sub[NVMET_QOS_NQN_MAX_LEN + 1];
 	char cls[NVMET_QOS_CLASS_NAME_MAX_LEN + 1];
 	uint64_t cntlid, trtype;
-	const char *tr;
+	const char *tr, *auth;
 
 	if (!tb[NVMET_QOS_A_CTRL_NQN])
 		return -EBADMSG;
@@ -190,6 +191,9 @@ static int print_ctrl(const struct monitor *m, const struct event_kind *k,
 	trtype = tb[NVMET_QOS_A_CTRL_TRTYPE] ?
 		 qos_nla_uint(tb[NVMET_QOS_A_CTRL_TRTYPE]) : 0;
 	tr = trtype_name(trtype);
+	/* absent from a module older than authentication */
+	auth = !tb[NVMET_QOS_A_CTRL_AUTH] ? NULL :
+	       qos_nla_uint(tb[NVMET_QOS_A_CTRL_AUTH]) ? "true" : "false";
 
 	print_head(m, k->name);
 	if (m->json) {
@@ -208,7 +212,7 @@ static int print_ctrl(const struct monitor *m, const struct event_kind *k,
 		fputs(",\"class\":", stdout);
 		if (json_print_str(stdout, cls))
 			return -ENOMEM;
-		fputs("}}", stdout);
+		printf(",\"auth\":%s}}", auth ? auth : "null");
 		return 0;
 	}
 	fputs(" nqn=", stdout);
@@ -221,7 +225,11 @@ static int print_ctrl(const struct monitor *m, const struct event_kind *k,
 	else
 		printf("%llu", (unsigned long long)trtype);
 	fputs(" class=", stdout);
-	return text_print_str(stdout, cls, 0) ? -ENOMEM : 0;
+	if (text_print_str(stdout, cls, 0))
+		return -ENOMEM;
+	if (auth)
+		printf(" auth=%s", *auth == 't' ? "yes" : "no");
+	return 0;
 }
 
 static const struct event_kind *kind_of(uint8_t cmd)

@@ -41,6 +41,9 @@
 	"                      (default 20 ms at the --max rate, at least 256Ki)\n" \
 	"      --latency       latency-sensitive: its small requests (up to 32KiB)\n" \
 	"                      go first while the class is within its share\n" \
+	"      --auth          admit only controllers that nvmet authenticated\n" \
+	"                      (DH-HMAC-CHAP); the others of the class's NQNs run\n" \
+	"                      as the host (unauthenticated) in default\n" \
 	CLASS_OPTS_HELP
 
 #define CLASS_SET_OPTS \
@@ -55,6 +58,9 @@
 	"      --latency       mark the class latency-sensitive: its small\n" \
 	"                      requests (up to 32KiB) go first within its share\n" \
 	"      --no-latency    clear that mark\n" \
+	"      --auth          admit only controllers that nvmet authenticated\n" \
+	"                      (DH-HMAC-CHAP); the others run as (unauthenticated)\n" \
+	"      --no-auth       admit every controller of the class's NQNs\n" \
 	CLASS_OPTS_HELP \
 	"At least one option is required; what is not given stays as it is.\n"
 

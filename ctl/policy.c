@@ -65,7 +65,8 @@ bool pol_class_equal(const struct pol_class *a, const struct pol_class *b)
 	return !strcmp(a->name, b->name) && a->share == b->share &&
 	       a->min_bps == b->min_bps && a->max_bps == b->max_bps &&
 	       a->min_iops == b->min_iops && a->max_iops == b->max_iops &&
-	       a->burst == b->burst && a->latency == b->latency;
+	       a->burst == b->burst && a->latency == b->latency &&
+	       a->auth == b->auth;
 }
 
 bool pol_dev_equal(const struct pol_dev *a, const struct pol_dev *b)
@@ -227,11 +228,11 @@ static int require(struct ctx *x, const struct json *obj,
 /* ---- Classes, hosts and devices ----------------------------------------- */
 
 enum { C_NAME, C_SHARE, C_MIN_BPS, C_MAX_BPS, C_MIN_IOPS, C_MAX_IOPS, C_BURST,
-       C_LATENCY, C_NKEYS };
+       C_LATENCY, C_AUTH, C_NKEYS };
 
 static const char *const class_keys[] = {
 	"name", "share", "min_bps", "max_bps", "min_iops", "max_iops", "burst",
-	"latency", NULL
+	"latency", "auth", NULL
 };
 
 /* The rules of the kernel's class_conf_parse(), with the same words. */
@@ -247,6 +248,9 @@ static int class_check(struct ctx *x, const struct json *j,
 	if (c->burst && !c->max_bps)
 		return bad(x, m[C_BURST], "burst",
 			   "a burst needs a byte ceiling (max_bps)");
+	if (c->auth && !strcmp(c->name, NVMET_QOS_DEFAULT_CLASS))
+		return bad(x, m[C_AUTH], "auth",
+			   "the default class admits every controller");
 	(void)j;
 	return 0;
 }
@@ -284,6 +288,11 @@ static int class_parse(struct ctx *x, const struct json *j, struct pol_class *c)
 			   "want true or false, got %s",
 			   json_type_name(m[C_LATENCY]->type));
 	c->latency = m[C_LATENCY] && m[C_LATENCY]->boolean;
+	if (m[C_AUTH] && m[C_AUTH]->type != JSON_BOOL)
+		return bad(x, m[C_AUTH], "auth",
+			   "want true or false, got %s",
+			   json_type_name(m[C_AUTH]->type));
+	c->auth = m[C_AUTH] && m[C_AUTH]->boolean;
 	return class_check(x, j, m, c);
 }
 
@@ -560,7 +569,9 @@ static int class_print(FILE *f, const struct pol_class *c, bool last)
 	print_u64(f, "min_iops", c->min_iops, ",\n");
 	print_u64(f, "max_iops", c->max_iops, ",\n");
 	print_u64(f, "burst", c->burst, ",\n");
-	fprintf(f, "      \"latency\": %s\n", c->latency ? "true" : "false");
+	/* only when set: a file that does not use it reads on any kernel */
+	fprintf(f, "      \"latency\": %s%s\n", c->latency ? "true" : "false",
+		c->auth ? ",\n      \"auth\": true" : "");
 	fprintf(f, "    }%s\n", last ? "" : ",");
 	return 0;
 }

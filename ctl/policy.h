@@ -28,6 +28,7 @@ struct pol_class {
 	uint32_t share;
 	uint64_t min_bps, max_bps, min_iops, max_iops, burst;
 	bool latency;
+	bool auth;		/* authenticated controllers only */
 	int line;		/* in the file; 0 when read from the kernel */
 };
 

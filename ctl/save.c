@@ -60,6 +60,7 @@ static int class_reply(struct nlattr **tb, void *arg)
 	c->max_iops = u64_or(tb[NVMET_QOS_A_CLASS_MAX_IOPS], 0);
 	c->burst = u64_or(tb[NVMET_QOS_A_CLASS_BURST], 0);
 	c->latency = u64_or(tb[NVMET_QOS_A_CLASS_LATENCY], 0);
+	c->auth = u64_or(tb[NVMET_QOS_A_CLASS_AUTH], 0);
 	return 0;
 }
 
@@ -223,7 +224,8 @@ static struct nl_msg *class_msg(struct applier *a, uint8_t cmd,
 	      nla_put_u64(msg, NVMET_QOS_A_CLASS_MIN_IOPS, c->min_iops) < 0 ||
 	      nla_put_u64(msg, NVMET_QOS_A_CLASS_MAX_IOPS, c->max_iops) < 0 ||
 	      nla_put_u64(msg, NVMET_QOS_A_CLASS_BURST, c->burst) < 0 ||
-	      nla_put_u8(msg, NVMET_QOS_A_CLASS_LATENCY, c->latency) < 0))) {
+	      nla_put_u8(msg, NVMET_QOS_A_CLASS_LATENCY, c->latency) < 0 ||
+	      nla_put_u8(msg, NVMET_QOS_A_CLASS_AUTH, c->auth) < 0))) {
 		nlmsg_free(msg);
 		return NULL;
 	}

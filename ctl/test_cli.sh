@@ -91,6 +91,7 @@ for verb in add set; do
 	run class_${verb}_help_per_dev 0 out 'per second per backing device' class $verb --help
 done
 run class_set_help_no_latency 0 out '--no-latency'		class set --help
+run class_set_help_no_auth 0 out '--no-auth'		class set --help
 run help_before_bad_value 0 out '^Usage: nvmet-qos class add'	class add x --share 0 --help
 
 # Usage errors of the newer commands: exit 2, one line, nothing sent.
@@ -123,6 +124,8 @@ run add_unknown_option	2 err "^nvmet-qos: unknown option '--bogus'"	class add a 
 run set_nothing		2 err '^nvmet-qos: class set: nothing to change'	class set a
 run set_missing_name	2 err '^nvmet-qos: class set: missing NAME'	class set --share 5
 run set_latency_both	2 err '^nvmet-qos: --latency and --no-latency exclude each other' class set a --latency --no-latency
+run add_no_auth		2 err "^nvmet-qos: unknown option '--no-auth'" class add a --no-auth
+run set_auth_both	2 err '^nvmet-qos: --auth and --no-auth exclude each other' class set a --auth --no-auth
 run set_share_zero	2 err "^nvmet-qos: invalid --share '0'"	class set a --share 0
 run del_missing_name	2 err '^nvmet-qos: class del: missing NAME'	class del
 run del_bad_name	2 err '^nvmet-qos: class name has an invalid' class del 'a*'

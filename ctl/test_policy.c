@@ -120,7 +120,7 @@ static void test_escape_round_trip(void)
 	"  \"version\": 1,\n" \
 	"  \"classes\": [\n" \
 	"    { \"name\": \"training\", \"share\": 30, \"max_bps\": \"2G\",\n" \
-	"      \"burst\": \"64Mi\" },\n" \
+	"      \"burst\": \"64Mi\", \"auth\": true },\n" \
 	"    { \"name\": \"inference\", \"share\": 70, \"latency\": true,\n" \
 	"      \"min_iops\": \"5K\", \"max_iops\": 100000 },\n" \
 	"    { \"name\": \"default\", \"share\": 10 }\n" \
@@ -171,6 +171,10 @@ static const struct { const char *name, *in, *err; } bad_policy[] = {
 	  "1: classes[0].burst: a burst needs a byte ceiling" },
 	{ "policy_latency_not_bool", "{\"version\": 1, \"classes\": [{\"name\": \"a\", \"latency\": 1}]}",
 	  "1: classes[0].latency: want true or false, got a number" },
+	{ "policy_auth_not_bool", "{\"version\": 1, \"classes\": [{\"name\": \"a\", \"auth\": \"yes\"}]}",
+	  "1: classes[0].auth: want true or false, got a string" },
+	{ "policy_auth_on_default", "{\"version\": 1, \"classes\": [{\"name\": \"default\", \"auth\": true}]}",
+	  "1: classes[0].auth: the default class admits every controller" },
 	{ "policy_field_twice", "{\"version\": 1, \"classes\": [{\"name\": \"a\", \"share\": 1, \"share\": 2}]}",
 	  "1: classes[0].share: given twice" },
 	{ "policy_unknown_class_field", "{\"version\": 1, \"classes\": [{\"name\": \"a\", \"shares\": 1}]}",
@@ -255,7 +259,8 @@ static void test_good_policy(void)
 	c = ok ? pol_class_at(&p, 2) : NULL;
 	ok = ok && c->max_bps == 2000000000 && c->burst == 64 << 20 &&
 	     !c->min_bps && !c->latency && pol_class_at(&p, 1)->latency &&
-	     pol_class_at(&p, 1)->min_iops == 5000;
+	     pol_class_at(&p, 1)->min_iops == 5000 && c->auth &&
+	     !pol_class_at(&p, 1)->auth;
 	report(ok, "policy_units_and_defaults");
 	ok = ok && !strcmp(pol_host_at(&p, 0)->nqn,
 			   "nqn.2014-08.org.nvmexpress:uuid:a") &&

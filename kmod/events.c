@@ -27,6 +27,7 @@ struct ctrl_event {
 	u8 cmd;
 	u8 trtype;
 	u16 cntlid;
+	bool auth;
 	char hostnqn[NVMET_QOS_NQN_MAX_LEN + 1];
 	char subsysnqn[NVMET_QOS_NQN_MAX_LEN + 1];
 };
@@ -138,7 +139,8 @@ static int fill_ctrl(struct sk_buff *msg, const struct ctrl_event *ev)
 	    nla_put_string(msg, NVMET_QOS_A_CTRL_SUBSYS_NQN, ev->subsysnqn) ||
 	    nla_put_u16(msg, NVMET_QOS_A_CTRL_CNTLID, ev->cntlid) ||
 	    nla_put_u8(msg, NVMET_QOS_A_CTRL_TRTYPE, ev->trtype) ||
-	    nla_put_string(msg, NVMET_QOS_A_CTRL_CLASS, cls)) {
+	    nla_put_string(msg, NVMET_QOS_A_CTRL_CLASS, cls) ||
+	    nla_put_u8(msg, NVMET_QOS_A_CTRL_AUTH, ev->auth)) {
 		genlmsg_cancel(msg, hdr);
 		return -EMSGSIZE;
 	}
@@ -187,7 +189,7 @@ static void send_queued(struct work_struct *work)
 
 /* From the hook, in any context. */
 void nq_event_ctrl(u8 cmd, const char *hostnqn, const char *subsysnqn,
-		   u16 cntlid, u8 trtype)
+		   u16 cntlid, u8 trtype, bool auth)
 {
 	struct ctrl_event *ev;
 	unsigned long flags;
@@ -199,6 +201,7 @@ void nq_event_ctrl(u8 cmd, const char *hostnqn, const char *subsysnqn,
 		ev->cmd = cmd;
 		ev->trtype = trtype;
 		ev->cntlid = cntlid;
+		ev->auth = auth;
 		strscpy(ev->hostnqn, hostnqn, sizeof(ev->hostnqn));
 		strscpy(ev->subsysnqn, subsysnqn, sizeof(ev->subsysnqn));
 	}

@@ -254,13 +254,53 @@ static bool scheduled(u8 opcode)
 	return false;
 }
 
+/*
+ * Whether nvmet authenticates @ctrl with DH-HMAC-CHAP: it holds a key for
+ * the NQN, and runs no command on a queue of it but authentication until
+ * that queue proved the host has the key.
+ */
+static bool ctrl_auth(struct nvmet_ctrl *ctrl)
+{
+#ifdef CONFIG_NVME_TARGET_AUTH
+	return READ_ONCE(ctrl->host_key);
+#else
+	return false;
+#endif
+}
+
+/* Whether @sq, a queue of a live controller, completed DH-HMAC-CHAP. */
+static bool sq_authenticated(struct nvmet_sq *sq)
+{
+#ifdef CONFIG_NVME_TARGET_AUTH
+	return READ_ONCE(sq->authenticated) && ctrl_auth(sq->ctrl);
+#else
+	return false;
+#endif
+}
+
+/*
+ * The host @req runs as, with a reference: its controller's NQN, unless
+ * that NQN's class admits authenticated controllers only and @req's queue
+ * did not authenticate: then the unauthenticated host, in default. A
+ * machine that claims a training server's NQN gets no more than default.
+ */
+static struct nq_host *host_of(struct nvmet_req *req)
+{
+	struct nq_host *host = nq_host_get(req->sq->ctrl->hostnqn, GFP_ATOMIC);
+
+	if (!nq_host_auth_only(host) || sq_authenticated(req->sq))
+		return host;
+	nq_host_put(host);
+	return nq_host_get(NQ_UNAUTH_NQN, GFP_ATOMIC);
+}
+
 /* What scheduling @t needs, once the transport executes it. */
 static void track(struct tracked *t)
 {
 	struct nvmet_req *req = t->req;
 
 	t->armed = false;
-	t->host = nq_host_get(req->sq->ctrl->hostnqn, GFP_ATOMIC);
+	t->host = host_of(req);
 	t->dom = domain_of(req->ns);
 	shape(req, t);
 	t->sreq.flow = NULL;
@@ -537,9 +577,10 @@ static void note_connect(struct nvmet_req *req)
 	    cmd->connect.qid || req->cqe->status || !ctrl)
 		return;
 	if (!nvmet_is_disc_subsys(ctrl->subsys))
-		nq_host_connect(ctrl->hostnqn);
+		nq_host_connect(ctrl->hostnqn, ctrl_auth(ctrl));
 	nq_event_ctrl(NVMET_QOS_CMD_CTRL_CONNECT_NTF, ctrl->hostnqn,
-		      ctrl->subsysnqn, ctrl->cntlid, ctrl_trtype(ctrl));
+		      ctrl->subsysnqn, ctrl->cntlid, ctrl_trtype(ctrl),
+		      ctrl_auth(ctrl));
 }
 
 /* nvmet's own test for "the admin queue of its controller". */
@@ -551,9 +592,10 @@ static int sq_destroy_pre(struct kprobe *kp, struct pt_regs *regs)
 	if (!ctrl || !ctrl->sqs || ctrl->sqs[0] != sq)
 		return 0;
 	if (!nvmet_is_disc_subsys(ctrl->subsys))
-		nq_host_disconnect(ctrl->hostnqn);
+		nq_host_disconnect(ctrl->hostnqn, ctrl_auth(ctrl));
 	nq_event_ctrl(NVMET_QOS_CMD_CTRL_DISCONNECT_NTF, ctrl->hostnqn,
-		      ctrl->subsysnqn, ctrl->cntlid, ctrl_trtype(ctrl));
+		      ctrl->subsysnqn, ctrl->cntlid, ctrl_trtype(ctrl),
+		      ctrl_auth(ctrl));
 	return 0;
 }
 

@@ -68,6 +68,7 @@ struct nq_host {
 	bool assigned;			/* by an admin: kept until deleted */
 	bool dead;			/* unhashed by reclaim */
 	u32 nr_ctrls;			/* live controllers; under hosts_lock */
+	u32 nr_ctrls_auth;		/* of which nvmet authenticates */
 	atomic_t nr_flows;		/* flows that point at us */
 	atomic_t queued;		/* requests held on any device */
 	struct list_head dnode;		/* on dying, reclaim's own */
@@ -268,10 +269,11 @@ struct nq_host *nq_host_find(const char *nqn)
 }
 
 /*
- * A controller of @nqn was made (not a discovery one): its host is kept
- * while it lives, and listed with its class before its first I/O.
+ * A controller of @nqn was made (not a discovery one), which nvmet
+ * authenticates if @auth: its host is kept while it lives, and listed with
+ * its class before its first I/O.
  */
-void nq_host_connect(const char *nqn)
+void nq_host_connect(const char *nqn, bool auth)
 {
 	struct nq_host *host;
 	unsigned long flags;
@@ -284,15 +286,22 @@ void nq_host_connect(const char *nqn)
 		spin_lock_irqsave(&hosts_lock, flags);
 		/* reclaim unhashes under this lock: count a live host only */
 		counted = host == overflow || !host->dead;
-		if (host != overflow && counted)
+		if (host != overflow && counted) {
 			host->nr_ctrls++;
+			host->nr_ctrls_auth += auth;
+		}
 		spin_unlock_irqrestore(&hosts_lock, flags);
 		rcu_read_unlock();
 	} while (!counted);
 }
 
-/* A controller of @nqn went (its admin queue was destroyed). */
-void nq_host_disconnect(const char *nqn)
+/*
+ * A controller of @nqn went (its admin queue was destroyed); @auth as it
+ * is now. A re-authentication that failed may have dropped its key since
+ * it connected: the count of those authenticated is then one too high
+ * until the NQN's last controller goes, and never above the controllers.
+ */
+void nq_host_disconnect(const char *nqn, bool auth)
 {
 	struct nq_host *host;
 	unsigned long flags;
@@ -300,8 +309,12 @@ void nq_host_disconnect(const char *nqn)
 	spin_lock_irqsave(&hosts_lock, flags);
 	host = lookup(nqn, nqn_hash(nqn));
 	/* 0 already: it connected before we were loaded */
-	if (host && host->nr_ctrls)
+	if (host && host->nr_ctrls) {
 		host->nr_ctrls--;
+		if (auth && host->nr_ctrls_auth)
+			host->nr_ctrls_auth--;
+		host->nr_ctrls_auth = min(host->nr_ctrls_auth, host->nr_ctrls);
+	}
 	spin_unlock_irqrestore(&hosts_lock, flags);
 }
 
@@ -319,6 +332,15 @@ bool nq_host_dead(const struct nq_host *host)
 struct nq_host *nq_host_overflow(void)
 {
 	return overflow;
+}
+
+/*
+ * Whether @host's class admits only controllers that authenticated: the
+ * others of its NQN run as NQ_UNAUTH_NQN (hook.c).
+ */
+bool nq_host_auth_only(const struct nq_host *host)
+{
+	return !nq_mutant(auth) && nq_class_auth(READ_ONCE(host->class_id));
 }
 
 void nq_host_policy(const struct nq_host *host, int *class_id, u32 *weight)
@@ -421,6 +443,8 @@ static void snapshot(struct nq_host *host, struct nq_host_snapshot *snap)
 	nq_host_policy(host, &snap->class_id, &snap->weight);
 	counters(host, snap);
 	snap->queued = max(atomic_read(&host->queued), 0);
+	snap->ctrls = READ_ONCE(host->nr_ctrls);
+	snap->ctrls_auth = READ_ONCE(host->nr_ctrls_auth);
 }
 
 /* One host by NQN, "(overflow)" too once it has been used. */

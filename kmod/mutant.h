@@ -25,6 +25,7 @@
 #define NQ_MUT_host_count	9	/* a host's first request counts twice */
 #define NQ_MUT_policy_lazy	10	/* class changes wait for a new class */
 #define NQ_MUT_dying_held	11	/* a dying queue's requests stay held */
+#define NQ_MUT_auth		12	/* --auth admits every controller */
 
 #if defined(__has_include)
 #if __has_include("mutant_build.h")

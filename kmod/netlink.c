@@ -51,6 +51,7 @@ static const struct nla_policy class_conf_policy[NVMET_QOS_A_CLASS_MAX + 1] = {
 	[NVMET_QOS_A_CLASS_MAX_IOPS] = RATE_POLICY,
 	[NVMET_QOS_A_CLASS_BURST] = RATE_POLICY,
 	[NVMET_QOS_A_CLASS_LATENCY] = NLA_POLICY_MAX(NLA_U8, 1),
+	[NVMET_QOS_A_CLASS_AUTH] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
 static struct netlink_range_validation io_cost_range = {
@@ -104,7 +105,9 @@ int nq_nl_fill_host(struct sk_buff *skb, const struct nq_host_snapshot *s,
 	    put_u64(skb, NVMET_QOS_A_HOST_ERRORS, s->errors) ||
 	    nla_put_string(skb, NVMET_QOS_A_HOST_CLASS, cls) ||
 	    nla_put_u32(skb, NVMET_QOS_A_HOST_WEIGHT, s->weight) ||
-	    put_u64(skb, NVMET_QOS_A_HOST_QUEUED, s->queued)) {
+	    put_u64(skb, NVMET_QOS_A_HOST_QUEUED, s->queued) ||
+	    nla_put_u32(skb, NVMET_QOS_A_HOST_CTRLS, s->ctrls) ||
+	    nla_put_u32(skb, NVMET_QOS_A_HOST_CTRLS_AUTH, s->ctrls_auth)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -223,6 +226,11 @@ static int host_set_doit(struct sk_buff *skb, struct genl_info *info)
 				    "\"" NQ_OVERFLOW_NQN "\" is the hosts past max_hosts; it stays in default");
 		return -EINVAL;
 	}
+	if (!strcmp(nla_data(a[NVMET_QOS_A_HOST_NQN]), NQ_UNAUTH_NQN)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[NVMET_QOS_A_HOST_NQN],
+				    "\"" NQ_UNAUTH_NQN "\" is the controllers that did not authenticate for a class that needs it; it stays in default");
+		return -EINVAL;
+	}
 	if (a[NVMET_QOS_A_HOST_WEIGHT])
 		weight = nla_get_u32(a[NVMET_QOS_A_HOST_WEIGHT]);
 
@@ -299,6 +307,7 @@ int nq_nl_fill_class(struct sk_buff *skb, int id, const u32 *hosts,
 	    put_u64(skb, NVMET_QOS_A_CLASS_MAX_IOPS, k.ceil_iops) ||
 	    put_u64(skb, NVMET_QOS_A_CLASS_BURST, k.burst) ||
 	    nla_put_u8(skb, NVMET_QOS_A_CLASS_LATENCY, k.latency) ||
+	    nla_put_u8(skb, NVMET_QOS_A_CLASS_AUTH, k.auth) ||
 	    nla_put_u32(skb, NVMET_QOS_A_CLASS_HOSTS, hosts[id]) ||
 	    put_u64(skb, NVMET_QOS_A_CLASS_READ_BYTES, st.bytes[0]) ||
 	    put_u64(skb, NVMET_QOS_A_CLASS_WRITE_BYTES, st.bytes[1]) ||
@@ -386,6 +395,8 @@ static int class_conf_parse(struct genl_info *info, struct nqs_class_conf *k)
 		k->burst = nla_get_u64(a[NVMET_QOS_A_CLASS_BURST]);
 	if (a[NVMET_QOS_A_CLASS_LATENCY])
 		k->latency = nla_get_u8(a[NVMET_QOS_A_CLASS_LATENCY]);
+	if (a[NVMET_QOS_A_CLASS_AUTH])
+		k->auth = nla_get_u8(a[NVMET_QOS_A_CLASS_AUTH]);
 
 	if (k->ceil_bps && k->floor_bps > k->ceil_bps) {
 		NL_SET_ERR_MSG(info->extack, "the byte floor is above the byte ceiling");
@@ -398,6 +409,12 @@ static int class_conf_parse(struct genl_info *info, struct nqs_class_conf *k)
 	if (k->burst && !k->ceil_bps) {
 		NL_SET_ERR_MSG(info->extack, "a burst needs a byte ceiling (max-bps)");
 		return -EINVAL;
+	}
+	/* Admitting nobody but authenticated controllers, where none can be. */
+	if (k->auth && !IS_ENABLED(CONFIG_NVME_TARGET_AUTH)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[NVMET_QOS_A_CLASS_AUTH],
+				    "this kernel's nvmet cannot authenticate hosts (CONFIG_NVME_TARGET_AUTH is not set)");
+		return -EOPNOTSUPP;
 	}
 	return 0;
 }
@@ -442,6 +459,12 @@ static int class_set_doit(struct sk_buff *skb, struct genl_info *info)
 	ret = class_conf_parse(info, &k);
 	if (ret)
 		goto out;
+	if (id == NQ_DEFAULT_CLASS && k.auth) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[NVMET_QOS_A_CLASS_AUTH],
+				    "the default class holds the controllers other classes do not admit; it admits every one");
+		ret = -EINVAL;
+		goto out;
+	}
 	nq_class_update(id, &k);
 	if (!nq_mutant(policy_lazy))
 		nq_domains_apply();

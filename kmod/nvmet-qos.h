@@ -16,6 +16,12 @@
 #define NQ_MAX_DOMAINS		1024
 /* The name the hosts past the table's bound share; not a valid NQN. */
 #define NQ_OVERFLOW_NQN		"(overflow)"
+/*
+ * The name requests run under when their controller did not authenticate
+ * and their NQN's class admits authenticated controllers only (policy.c
+ * nq_class_auth()); in default, not a valid NQN either.
+ */
+#define NQ_UNAUTH_NQN		"(unauthenticated)"
 #define NQ_LAT_BUCKETS		NVMET_QOS_LAT_BUCKETS
 
 struct genl_family;
@@ -39,6 +45,7 @@ struct nq_host_snapshot {
 	u64 queued;
 	int class_id;
 	u32 weight;
+	u32 ctrls, ctrls_auth;	/* live controllers; nvmet authenticates */
 };
 
 /* The host table's bound and what reclaim and folding did. */
@@ -58,8 +65,9 @@ void nq_host_put(struct nq_host *host);
 struct nq_host *nq_host_assign(const char *nqn);
 void nq_host_unassign(struct nq_host *host);
 struct nq_host *nq_host_find(const char *nqn);
-void nq_host_connect(const char *nqn);
-void nq_host_disconnect(const char *nqn);
+void nq_host_connect(const char *nqn, bool auth);
+void nq_host_disconnect(const char *nqn, bool auth);
+bool nq_host_auth_only(const struct nq_host *host);
 struct nq_host *nq_host_overflow(void);
 bool nq_host_dead(const struct nq_host *host);
 void nq_host_flow_added(struct nq_host *host);
@@ -93,6 +101,7 @@ int nq_class_new(const char *name, const struct nqs_class_conf *conf,
 void nq_class_update(int id, const struct nqs_class_conf *conf);
 void nq_class_delete(int id);
 void nq_class_get_conf(int id, struct nqs_class_conf *conf);
+bool nq_class_auth(int id);
 
 /* domain.c: scheduling domains (backing devices) and their flows. */
 struct nq_dev_snapshot {
@@ -232,6 +241,6 @@ void nq_event_send(struct sk_buff *msg);
 void nq_event_host(const char *nqn);
 void nq_event_dev(const struct nq_dev_snapshot *snap);
 void nq_event_ctrl(u8 cmd, const char *hostnqn, const char *subsysnqn,
-		   u16 cntlid, u8 trtype);
+		   u16 cntlid, u8 trtype, bool auth);
 
 #endif /* _NVMET_QOS_H */

@@ -29,6 +29,8 @@ struct nq_class {
 static DEFINE_MUTEX(policy_mutex);
 static DEFINE_SPINLOCK(class_lock);
 static struct nq_class classes[NQ_MAX_CLASSES];
+/* Classes that admit authenticated controllers only: read per request. */
+static DECLARE_BITMAP(auth_classes, NQ_MAX_CLASSES);
 
 static const struct nqs_class_conf default_conf = { .weight = 100 };
 
@@ -125,7 +127,22 @@ static void publish(int id, const struct nqs_class_conf *conf, bool used,
 	if (name)
 		strscpy(classes[id].name, name, sizeof(classes[id].name));
 	classes[id].conf = *conf;
+	if (used && conf->auth)
+		set_bit(id, auth_classes);
+	else
+		clear_bit(id, auth_classes);
 	spin_unlock_irqrestore(&class_lock, flags);
+}
+
+/*
+ * Whether class @id admits only the requests of controllers that
+ * authenticated. Lock-free: the I/O path asks it of every request of a
+ * controller that did not, which on a kernel without authentication is
+ * every request.
+ */
+bool nq_class_auth(int id)
+{
+	return test_bit(id, auth_classes);
 }
 
 /* Under policy_mutex; @conf already validated. */

@@ -102,6 +102,7 @@ struct nqs_class_conf {
 	u64 ceil_iops;
 	u64 burst;		/* bytes above the ceiling rate; 0: default */
 	bool latency;		/* small requests go first within the share */
+	bool auth;		/* not the core's: who is admitted (policy.c) */
 };
 
 struct nqs_bucket {

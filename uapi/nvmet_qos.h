@@ -55,6 +55,8 @@ enum {
 	NVMET_QOS_A_HOST_CLASS,		/* string: class the host is assigned to */
 	NVMET_QOS_A_HOST_WEIGHT,	/* u32: weight within its class, 1-1000 (default 100) */
 	NVMET_QOS_A_HOST_QUEUED,	/* u64: requests held back now */
+	NVMET_QOS_A_HOST_CTRLS,		/* u32: live controllers of this NQN (reply only) */
+	NVMET_QOS_A_HOST_CTRLS_AUTH,	/* u32: of those, the ones nvmet authenticates (reply only) */
 
 	__NVMET_QOS_A_HOST_MAX,
 	NVMET_QOS_A_HOST_MAX = (__NVMET_QOS_A_HOST_MAX - 1)
@@ -81,6 +83,7 @@ enum {
 	NVMET_QOS_A_CLASS_IOS,		/* u64: I/Os dispatched (reply only) */
 	NVMET_QOS_A_CLASS_COST,		/* u64: cost units dispatched (reply only) */
 	NVMET_QOS_A_CLASS_QUEUED,	/* u64: requests held back now (reply only) */
+	NVMET_QOS_A_CLASS_AUTH,		/* u8: 1 = authenticated controllers only */
 
 	__NVMET_QOS_A_CLASS_MAX,
 	NVMET_QOS_A_CLASS_MAX = (__NVMET_QOS_A_CLASS_MAX - 1)
@@ -156,6 +159,7 @@ enum {
 	NVMET_QOS_A_CTRL_CNTLID,	/* u16: controller ID nvmet gave it */
 	NVMET_QOS_A_CTRL_TRTYPE,	/* u8: transport, NVMe-oF TRTYPE (1 rdma, 2 fc, 3 tcp, 254 loop) */
 	NVMET_QOS_A_CTRL_CLASS,		/* string: the host's class when the event was sent */
+	NVMET_QOS_A_CTRL_AUTH,		/* u8: 1 = nvmet authenticates it (DH-HMAC-CHAP) */
 
 	__NVMET_QOS_A_CTRL_MAX,
 	NVMET_QOS_A_CTRL_MAX = (__NVMET_QOS_A_CTRL_MAX - 1)

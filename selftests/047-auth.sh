@@ -1,0 +1,191 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Hosts that prove who they are (DH-HMAC-CHAP). Classes are keyed by the
+# host NQN a controller presents, and any machine can present any NQN.
+# The subsystem here admits two NQNs and allows no other host: host 1's
+# with a key (nvmet's hosts/NQN/dhchap_key), host 2's without one. Both
+# are in class "train", which admits authenticated controllers only
+# (--auth); default is held to 2 MB/s.
+# - a machine that claims host 1's NQN without the key, or with another
+#   key, is refused, and leaves no controller counted;
+# - host 1 with its key connects: host list counts its controller as
+#   authenticated, and its ctrl-connect event says auth; host 2's says
+#   not, in both;
+# - host 1's writes run in train, counted as host 1's; host 2's run as
+#   "(unauthenticated)" in default, held to its ceiling (8 MiB take at
+#   least 3 s, where the device alone takes under one) and not counted
+#   as host 2's; with --no-auth on train, host 2's run in train;
+# - bad input changes nothing: --auth on default, and assigning the
+#   "(unauthenticated)" entry, are refused;
+# - save writes the option and restore sets it again.
+# On a kernel whose nvmet cannot authenticate (Debian's 6.1) only the
+# refusal of --auth is checked, and the rest is skipped with that reason.
+#
+# nvmet logs "fatal error" for the controller of the claim with the wrong
+# key, as it ends it; the test checks that no other controller gets one.
+# Expected host fault: nvmet: ctrl [0-9]+ fatal error occurred
+. "$(dirname "$0")/lib.sh"
+nq_require nvme dd python3
+
+S=/sys/kernel/config/nvmet/subsystems/$NQ_SUBNQN
+H=/sys/kernel/config/nvmet/hosts
+H1=$(host_nqn 1) H2=$(host_nqn 2)
+
+nq_target_setup 40 512
+nq_load_qos
+
+if [ ! -d /sys/kernel/config/nvmet/hosts ] || ! mkdir "$H/$H1" ||
+	[ ! -e "$H/$H1/dhchap_key" ]; then
+	rmdir "$H/$H1" 2>/dev/null
+	nq_ctl class add train
+	out=$("$NQ_CTL" class set train --auth 2>&1) &&
+		fail "class set --auth succeeded where nvmet cannot authenticate"
+	grep -q "CONFIG_NVME_TARGET_AUTH" <<< "$out" ||
+		fail "--auth refused without naming the reason: $out"
+	[ "$(nq_json_get "$("$NQ_CTL" class show train --json)" auth)" = False ] ||
+		fail "a refused --auth changed the class"
+	log "refused as it should be: $out"
+	skip "this kernel's nvmet has no DH-HMAC-CHAP (CONFIG_NVME_TARGET_AUTH unset in $(uname -r))"
+fi
+
+auth_teardown() {
+	nvme disconnect -n "$NQ_SUBNQN" > /dev/null 2>&1
+	rm -f "$S/allowed_hosts/$H1" "$S/allowed_hosts/$H2"
+	rmdir "$H/$H1" "$H/$H2" 2>/dev/null
+	nq_cleanup
+}
+mon=
+trap '[ -z "$mon" ] || kill $mon 2>/dev/null; auth_teardown' EXIT
+
+key1=$(nvme gen-dhchap-key -n "$H1") || die "nvme gen-dhchap-key failed"
+key9=$(nvme gen-dhchap-key -n "$H1") || die "nvme gen-dhchap-key failed"
+echo "$key1" > "$H/$H1/dhchap_key" || die "cannot set host 1's key"
+mkdir "$H/$H2"
+echo 0 > "$S/attr_allow_any_host"
+ln -s "$H/$H1" "$S/allowed_hosts/$H1"
+ln -s "$H/$H2" "$S/allowed_hosts/$H2"
+
+nq_ctl class add train --auth
+nq_ctl host assign "$H1" train
+nq_ctl host assign "$H2" train
+nq_ctl class set default --max 2M
+"$NQ_CTL" monitor --json > "$NQ_WORK/events.json" 2> "$NQ_WORK/events.err" &
+mon=$!
+nq_await_monitors "$NQ_WORK/events.json"
+
+# connect N [SECRET]: connect host N; prints its block device, or fails
+connect() {
+	local out ctrl
+	# shellcheck disable=SC2046 # nq_host_opts prints options
+	out=$(nvme connect -t "$NQ_TRTYPE" $(nq_host_opts "$1") -n "$NQ_SUBNQN" \
+		--hostnqn="$(host_nqn "$1")" --hostid="$(cat /proc/sys/kernel/random/uuid)" \
+		${2:+--dhchap-secret="$2"} -o json 2>&1) ||
+		{ echo "$out"; return 1; }
+	ctrl=$(sed -n 's/.*"device" *: *"\(nvme[0-9]*\)".*/\1/p' <<< "$out")
+	for _ in $(seq 100); do
+		[ -b "/dev/${ctrl}n1" ] && { echo "/dev/${ctrl}n1"; return 0; }
+		sleep 0.1
+	done
+	echo "no block device for host $1 ($ctrl)"
+	return 1
+}
+
+# ctrls NQN: "CONTROLLERS AUTHENTICATED" of NQN's entry in host list
+ctrls() {
+	"$NQ_CTL" host list --json | python3 -c '
+import json, sys
+h = [h for h in json.load(sys.stdin)["hosts"] if h["nqn"] == sys.argv[1]]
+print(h[0]["ctrls"], h[0]["ctrls_auth"]) if h else print("0 0")' "$1"
+}
+
+# The spoofer: host 1's NQN without its key, then with another key.
+for secret in "" "$key9"; do
+	what="without a key"
+	[ -z "$secret" ] || what="with another key"
+	if out=$(connect 1 "$secret"); then
+		fail "a controller claiming host 1's NQN $what was admitted ($out)"
+	else
+		log "host 1's NQN $what: refused ($(tail -1 <<< "$out"))"
+	fi
+done
+fatal=$(dmesg | grep -cE "nvmet: ctrl [0-9]+ fatal error")
+[ "$(ctrls "$H1")" = "0 0" ] || fail "host 1 counts controllers $(ctrls "$H1") after refused connects"
+
+d1=$(connect 1 "$key1") || fail "host 1 with its key was refused: $d1"
+d2=$(connect 2) || fail "host 2 was refused: $d2"
+[ "$(ctrls "$H1")" = "1 1" ] || fail "host 1: controllers, authenticated: $(ctrls "$H1"), want 1 1"
+[ "$(ctrls "$H2")" = "1 0" ] || fail "host 2: controllers, authenticated: $(ctrls "$H2"), want 1 0"
+log "host list: $("$NQ_CTL" host list | grep -E "host[12]|CTRLS")"
+
+# timed_write DEV: write 8 MiB at DEV with direct I/O; prints ms taken
+timed_write() {
+	local t0
+	t0=$(date +%s%N)
+	dd if=/dev/zero of="$1" bs=256k count=32 oflag=direct 2>/dev/null ||
+		fail "dd to $1 failed"
+	nq_ms_since "$t0"
+}
+# written NQN: bytes its entry counts written (0 without an entry)
+written() {
+	local j
+	j=$("$NQ_CTL" host show "$1" --json 2>/dev/null) || { echo 0; return; }
+	nq_json_get "$j" write_bytes
+}
+
+ms1=$(timed_write "$d1")
+w2=$(written "$H2")
+ms2=$(timed_write "$d2")
+log "train --auth: host 1 (authenticated) wrote 8 MiB in $ms1 ms; host 2 (not) in $ms2 ms"
+[ "$(written "$H1")" -ge $((8 << 20)) ] || fail "host 1's writes were not counted as host 1's"
+[ "$ms1" -lt 2000 ] || fail "host 1 (authenticated, in train) took $ms1 ms: held to default's ceiling"
+[ "$(written "(unauthenticated)")" -ge $((8 << 20)) ] ||
+	fail "(unauthenticated) counted $(written "(unauthenticated)") bytes written, want 8 MiB"
+[ "$(written "$H2")" -eq "$w2" ] || fail "host 2's unauthenticated writes were counted as host 2's"
+[ "$ms2" -ge 3000 ] || fail "host 2 (unauthenticated) took $ms2 ms (< 3 s): not held to default's 2 MB/s"
+[ "$(nq_json_get "$("$NQ_CTL" host show "(unauthenticated)" --json)" class)" = default ] ||
+	fail "(unauthenticated) is not in default"
+
+nq_ctl class set train --no-auth
+ms2=$(timed_write "$d2")
+log "train --no-auth: host 2 wrote 8 MiB in $ms2 ms"
+[ "$(written "$H2")" -ge $((w2 + (8 << 20))) ] || fail "with --no-auth host 2's writes were not counted as host 2's"
+[ "$ms2" -lt 2000 ] || fail "with --no-auth host 2 took $ms2 ms: still held to default's ceiling"
+
+# Bad input is refused and changes nothing.
+out=$("$NQ_CTL" class set default --auth 2>&1) && fail "--auth on default succeeded"
+log "--auth on default: $out"
+[ "$(nq_json_get "$("$NQ_CTL" class show default --json)" auth)" = False ] || fail "a refused --auth changed default"
+out=$("$NQ_CTL" host assign "(unauthenticated)" train 2>&1) && fail "assigning (unauthenticated) succeeded"
+log "assigning (unauthenticated): $out"
+[ "$(nq_json_get "$("$NQ_CTL" host show "(unauthenticated)" --json)" class)" = default ] ||
+	fail "a refused assignment moved (unauthenticated)"
+
+# Saved and restored with the policy.
+nq_ctl class set train --auth
+nq_ctl save "$NQ_WORK/policy.json"
+grep -q '"auth": true' "$NQ_WORK/policy.json" || fail "save did not write train's auth: $(cat "$NQ_WORK/policy.json")"
+nq_ctl class set train --no-auth
+nq_ctl restore "$NQ_WORK/policy.json"
+[ "$(nq_json_get "$("$NQ_CTL" class show train --json)" auth)" = True ] || fail "restore did not set train's auth again"
+
+# The events: every controller of host 1's NQN, the refused claims too
+# (nvmet made each and asked it to authenticate), says auth; host 2's not.
+kill $mon 2>/dev/null
+wait $mon 2>/dev/null
+mon=
+python3 - "$NQ_WORK/events.json" "$H1" "$H2" <<'PY' || fail "ctrl-connect events do not say who authenticated (above)"
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+conn = [e["ctrl"] for e in ev if e.get("event") == "ctrl-connect"]
+for c in conn:
+    print(f"# ctrl-connect {c['nqn']} auth={c['auth']}")
+h1 = [c["auth"] for c in conn if c["nqn"] == sys.argv[2]]
+h2 = [c["auth"] for c in conn if c["nqn"] == sys.argv[3]]
+sys.exit(0 if h1 and all(h1) and h2 == [False] else 1)
+PY
+
+[ "$(dmesg | grep -cE "nvmet: ctrl [0-9]+ fatal error")" -eq "$fatal" ] ||
+	fail "nvmet ended a controller with a fatal error after the refused claims"
+
+nq_finish
