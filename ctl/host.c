@@ -33,7 +33,7 @@ static const struct field host_fields[] = {
 	{ NVMET_QOS_A_HOST_ERRORS,	"errors",	"ERRORS",	VAL_PLAIN, false },
 	{ NVMET_QOS_A_HOST_QUEUED,	"queued",	"QUEUED",	VAL_PLAIN, true },
 	{ NVMET_QOS_A_HOST_CTRLS,	"ctrls",	"CTRLS",	VAL_PLAIN, true },
-	{ NVMET_QOS_A_HOST_CTRLS_AUTH,	"ctrls_auth",	"AUTH",		VAL_PLAIN, true },
+	{ NVMET_QOS_A_HOST_CTRLS_AUTH,	"ctrls_auth",	"AUTHED",	VAL_PLAIN, true },
 };
 
 #define NFIELDS ARRAY_SIZE(host_fields)

@@ -38,7 +38,8 @@ static const struct nla_policy ctrl_policy[NVMET_QOS_A_CTRL_MAX + 1] = {
 	[NVMET_QOS_A_CTRL_TRTYPE]	= { .type = NLA_U8, .maxlen = 1 },
 	[NVMET_QOS_A_CTRL_CLASS]	= { .type = NLA_STRING,
 					    .maxlen = NVMET_QOS_CLASS_NAME_MAX_LEN + 1 },
-	[NVMET_QOS_A_CTRL_AUTH]		= { .type = NLA_U8, .maxlen = 1 },
+	[NVMET_QOS_A_CTRL_AUTH_REQUIRED] = { .type = NLA_U8, .maxlen = 1 },
+	[NVMET_QOS_A_CTRL_AUTHENTICATED] = { .type = NLA_U8, .maxlen = 1 },
 };
 
 /* What each notification is called (its spec name without "-ntf"). */
@@ -56,6 +57,7 @@ static const struct event_kind kinds[] = {
 	{ NVMET_QOS_CMD_DEV_CHANGE_NTF,		"dev-change",	&qos_dev_obj },
 	{ NVMET_QOS_CMD_CTRL_CONNECT_NTF,	"ctrl-connect",	NULL },
 	{ NVMET_QOS_CMD_CTRL_DISCONNECT_NTF,	"ctrl-disconnect", NULL },
+	{ NVMET_QOS_CMD_CTRL_AUTH_NTF,		"ctrl-auth",	NULL },
 };
 
 struct monitor {
@@ -173,13 +175,21 @@ static void ctrl_str(struct nlattr **tb, int type, char *buf, size_t len)
 		nla_strlcpy(buf, tb[type], len);
 }
 
+/* "true", "false", or NULL where the module did not send it. */
+static const char *ctrl_bool(struct nlattr **tb, int attr)
+{
+	if (!tb[attr])
+		return NULL;
+	return qos_nla_uint(tb[attr]) ? "true" : "false";
+}
+
 static int print_ctrl(const struct monitor *m, const struct event_kind *k,
 		      struct nlattr **tb)
 {
 	char nqn[NVMET_QOS_NQN_MAX_LEN + 1], sub[NVMET_QOS_NQN_MAX_LEN + 1];
 	char cls[NVMET_QOS_CLASS_NAME_MAX_LEN + 1];
 	uint64_t cntlid, trtype;
-	const char *tr, *auth;
+	const char *tr, *req, *done;
 
 	if (!tb[NVMET_QOS_A_CTRL_NQN])
 		return -EBADMSG;
@@ -192,8 +202,8 @@ static int print_ctrl(const struct monitor *m, const struct event_kind *k,
 		 qos_nla_uint(tb[NVMET_QOS_A_CTRL_TRTYPE]) : 0;
 	tr = trtype_name(trtype);
 	/* absent from a module older than authentication */
-	auth = !tb[NVMET_QOS_A_CTRL_AUTH] ? NULL :
-	       qos_nla_uint(tb[NVMET_QOS_A_CTRL_AUTH]) ? "true" : "false";
+	req = ctrl_bool(tb, NVMET_QOS_A_CTRL_AUTH_REQUIRED);
+	done = ctrl_bool(tb, NVMET_QOS_A_CTRL_AUTHENTICATED);
 
 	print_head(m, k->name);
 	if (m->json) {
@@ -212,7 +222,8 @@ static int print_ctrl(const struct monitor *m, const struct event_kind *k,
 		fputs(",\"class\":", stdout);
 		if (json_print_str(stdout, cls))
 			return -ENOMEM;
-		printf(",\"auth\":%s}}", auth ? auth : "null");
+		printf(",\"auth_required\":%s,\"authenticated\":%s}}",
+		       req ? req : "null", done ? done : "null");
 		return 0;
 	}
 	fputs(" nqn=", stdout);
@@ -227,8 +238,10 @@ static int print_ctrl(const struct monitor *m, const struct event_kind *k,
 	fputs(" class=", stdout);
 	if (text_print_str(stdout, cls, 0))
 		return -ENOMEM;
-	if (auth)
-		printf(" auth=%s", *auth == 't' ? "yes" : "no");
+	if (req)
+		printf(" auth-required=%s", *req == 't' ? "yes" : "no");
+	if (done)
+		printf(" authenticated=%s", *done == 't' ? "yes" : "no");
 	return 0;
 }
 

@@ -225,7 +225,10 @@ static const struct cmd cmds[] = {
 			"class-new, class-change, class-del, dev-change (device settings),\n"
 			"ctrl-connect and ctrl-disconnect (controllers nvmet creates and\n"
 			"tears down, i.e. hosts connecting and going away, whatever the\n"
-			"reason). Objects are shown with the fields of 'list'. Hosts\n"
+			"reason; auth-required=yes when nvmet holds a key for the NQN,\n"
+			"authenticated=yes once the host proved it holds it), ctrl-auth\n"
+			"(a controller authenticated, or failed to re-authenticate).\n"
+			"Objects are shown with the fields of 'list'. Hosts\n"
 			"moved to default by a class deletion have no host-change of\n"
 			"their own. If the kernel had to drop events, a 'lost' event and\n"
 			"a warning on stderr say so. Any user may monitor.\n",

@@ -209,8 +209,14 @@ static int change(struct applier *a, struct nl_msg *msg,
 	return err;
 }
 
+/*
+ * @old: the kernel's class of that name, if any. auth goes only where it
+ * is or was set, so that a policy without it applies to a module older
+ * than the attribute.
+ */
 static struct nl_msg *class_msg(struct applier *a, uint8_t cmd,
-				const struct pol_class *c)
+				const struct pol_class *c,
+				const struct pol_class *old)
 {
 	struct nl_msg *msg = qos_nl_msg(a->nl, cmd, 0);
 
@@ -225,7 +231,8 @@ static struct nl_msg *class_msg(struct applier *a, uint8_t cmd,
 	      nla_put_u64(msg, NVMET_QOS_A_CLASS_MAX_IOPS, c->max_iops) < 0 ||
 	      nla_put_u64(msg, NVMET_QOS_A_CLASS_BURST, c->burst) < 0 ||
 	      nla_put_u8(msg, NVMET_QOS_A_CLASS_LATENCY, c->latency) < 0 ||
-	      nla_put_u8(msg, NVMET_QOS_A_CLASS_AUTH, c->auth) < 0))) {
+	      ((c->auth || (old && old->auth)) &&
+	       nla_put_u8(msg, NVMET_QOS_A_CLASS_AUTH, c->auth) < 0)))) {
 		nlmsg_free(msg);
 		return NULL;
 	}
@@ -292,7 +299,7 @@ static int apply_classes(struct applier *a, const struct policy *cur,
 		old = pol_class_find(cur, c->name);
 		if (!old || pol_class_equal(old, c))
 			continue;
-		err = change(a, class_msg(a, NVMET_QOS_CMD_CLASS_SET, c),
+		err = change(a, class_msg(a, NVMET_QOS_CMD_CLASS_SET, c, old),
 			     &qos_class_obj, c->line, "set class \"%s\"",
 			     c->name);
 		if (err)
@@ -302,7 +309,7 @@ static int apply_classes(struct applier *a, const struct policy *cur,
 		c = pol_class_at(cur, i);
 		if (pol_class_find(want, c->name))
 			continue;
-		err = change(a, class_msg(a, NVMET_QOS_CMD_CLASS_DEL, c),
+		err = change(a, class_msg(a, NVMET_QOS_CMD_CLASS_DEL, c, NULL),
 			     &qos_class_obj, 0, "delete class \"%s\"", c->name);
 		if (err)
 			return err;
@@ -311,7 +318,7 @@ static int apply_classes(struct applier *a, const struct policy *cur,
 		c = pol_class_at(want, i);
 		if (pol_class_find(cur, c->name))
 			continue;
-		err = change(a, class_msg(a, NVMET_QOS_CMD_CLASS_NEW, c),
+		err = change(a, class_msg(a, NVMET_QOS_CMD_CLASS_NEW, c, NULL),
 			     &qos_class_obj, c->line, "create class \"%s\"",
 			     c->name);
 		if (err)

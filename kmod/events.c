@@ -27,7 +27,8 @@ struct ctrl_event {
 	u8 cmd;
 	u8 trtype;
 	u16 cntlid;
-	bool auth;
+	bool auth_required;
+	bool authenticated;
 	char hostnqn[NVMET_QOS_NQN_MAX_LEN + 1];
 	char subsysnqn[NVMET_QOS_NQN_MAX_LEN + 1];
 };
@@ -140,7 +141,8 @@ static int fill_ctrl(struct sk_buff *msg, const struct ctrl_event *ev)
 	    nla_put_u16(msg, NVMET_QOS_A_CTRL_CNTLID, ev->cntlid) ||
 	    nla_put_u8(msg, NVMET_QOS_A_CTRL_TRTYPE, ev->trtype) ||
 	    nla_put_string(msg, NVMET_QOS_A_CTRL_CLASS, cls) ||
-	    nla_put_u8(msg, NVMET_QOS_A_CTRL_AUTH, ev->auth)) {
+	    nla_put_u8(msg, NVMET_QOS_A_CTRL_AUTH_REQUIRED, ev->auth_required) ||
+	    nla_put_u8(msg, NVMET_QOS_A_CTRL_AUTHENTICATED, ev->authenticated)) {
 		genlmsg_cancel(msg, hdr);
 		return -EMSGSIZE;
 	}
@@ -188,8 +190,7 @@ static void send_queued(struct work_struct *work)
 }
 
 /* From the hook, in any context. */
-void nq_event_ctrl(u8 cmd, const char *hostnqn, const char *subsysnqn,
-		   u16 cntlid, u8 trtype, bool auth)
+void nq_event_ctrl(u8 cmd, const struct nq_ctrl_info *info)
 {
 	struct ctrl_event *ev;
 	unsigned long flags;
@@ -199,11 +200,12 @@ void nq_event_ctrl(u8 cmd, const char *hostnqn, const char *subsysnqn,
 	ev = kmalloc(sizeof(*ev), GFP_ATOMIC);
 	if (ev) {
 		ev->cmd = cmd;
-		ev->trtype = trtype;
-		ev->cntlid = cntlid;
-		ev->auth = auth;
-		strscpy(ev->hostnqn, hostnqn, sizeof(ev->hostnqn));
-		strscpy(ev->subsysnqn, subsysnqn, sizeof(ev->subsysnqn));
+		ev->trtype = info->trtype;
+		ev->cntlid = info->cntlid;
+		ev->auth_required = info->auth_required;
+		ev->authenticated = info->authenticated;
+		strscpy(ev->hostnqn, info->hostnqn, sizeof(ev->hostnqn));
+		strscpy(ev->subsysnqn, info->subsysnqn, sizeof(ev->subsysnqn));
 	}
 
 	spin_lock_irqsave(&queue_lock, flags);

@@ -2,8 +2,8 @@
 /*
  * Hooking the distribution's unmodified nvmet.
  *
- * This is the only file that includes nvmet's private header. It attaches to
- * nvmet's own tracepoints, which fire for every command:
+ * With admin.c, the only files that include nvmet's private header. This
+ * one attaches to nvmet's own tracepoints, which fire for every command:
  *
  *   nvmet_req_init      after a command was parsed, before nvmet takes its
  *                       reference on the submission queue. For the commands
@@ -25,9 +25,9 @@
  * write whose data the host has not sent, perhaps never will): their
  * req->execute goes back to nvmet's handler, and unload waits for no host.
  *
- * The same two places tell the events group about controllers: a connect
- * command on an admin queue completing with success made one, and a kprobe
- * on nvmet_sq_destroy sees its admin queue go.
+ * The same two places tell admin.c about controllers: the commands of
+ * admin queues that complete (a connect made one, authentication), and a
+ * kprobe on nvmet_sq_destroy sees its admin queue go.
  *
  * Safety of module unload rests on one counter, "pending": requests whose
  * req->execute points into this module, plus trampolines still running.
@@ -53,6 +53,7 @@
 #include "nvmet.h"
 #include "nvmet_abi.h"
 #include "compat.h"
+#include "glue.h"
 #include "nvmet-qos.h"
 
 /* Distinct handlers: bdev and file read/write, flush, dsm, write zeroes, zone append. */
@@ -255,30 +256,6 @@ static bool scheduled(u8 opcode)
 }
 
 /*
- * Whether nvmet authenticates @ctrl with DH-HMAC-CHAP: it holds a key for
- * the NQN, and runs no command on a queue of it but authentication until
- * that queue proved the host has the key.
- */
-static bool ctrl_auth(struct nvmet_ctrl *ctrl)
-{
-#ifdef CONFIG_NVME_TARGET_AUTH
-	return READ_ONCE(ctrl->host_key);
-#else
-	return false;
-#endif
-}
-
-/* Whether @sq, a queue of a live controller, completed DH-HMAC-CHAP. */
-static bool sq_authenticated(struct nvmet_sq *sq)
-{
-#ifdef CONFIG_NVME_TARGET_AUTH
-	return READ_ONCE(sq->authenticated) && ctrl_auth(sq->ctrl);
-#else
-	return false;
-#endif
-}
-
-/*
  * The host @req runs as, with a reference: its controller's NQN, unless
  * that NQN's class admits authenticated controllers only and @req's queue
  * did not authenticate: then the unauthenticated host, in default. A
@@ -288,7 +265,7 @@ static struct nq_host *host_of(struct nvmet_req *req)
 {
 	struct nq_host *host = nq_host_get(req->sq->ctrl->hostnqn, GFP_ATOMIC);
 
-	if (!nq_host_auth_only(host) || sq_authenticated(req->sq))
+	if (!nq_host_auth_only(host) || nq_sq_authenticated(req->sq))
 		return host;
 	nq_host_put(host);
 	return nq_host_get(NQ_UNAUTH_NQN, GFP_ATOMIC);
@@ -555,47 +532,10 @@ static void probe_init(void *data, struct nvmet_req *req,
 	hash_tracked(t);
 }
 
-static u8 ctrl_trtype(const struct nvmet_ctrl *ctrl)
-{
-	return ctrl->port ? ctrl->port->disc_addr.trtype : 0;
-}
-
-/*
- * A connect command for an admin queue that succeeded: nvmet made a
- * controller (and set sq->ctrl). The host gets its entry now, so it is
- * listed, with its class, before its first I/O, and keeps it while the
- * controller lives. A discovery controller moves no data: it makes no
- * entry, so that discovering cannot fill the table.
- */
-static void note_connect(struct nvmet_req *req)
-{
-	struct nvme_command *cmd = req->cmd;
-	struct nvmet_ctrl *ctrl = req->sq->ctrl;
-
-	if (cmd->common.opcode != nvme_fabrics_command ||
-	    cmd->fabrics.fctype != nvme_fabrics_type_connect ||
-	    cmd->connect.qid || req->cqe->status || !ctrl)
-		return;
-	if (!nvmet_is_disc_subsys(ctrl->subsys))
-		nq_host_connect(ctrl->hostnqn, ctrl_auth(ctrl));
-	nq_event_ctrl(NVMET_QOS_CMD_CTRL_CONNECT_NTF, ctrl->hostnqn,
-		      ctrl->subsysnqn, ctrl->cntlid, ctrl_trtype(ctrl),
-		      ctrl_auth(ctrl));
-}
-
 /* nvmet's own test for "the admin queue of its controller". */
 static int sq_destroy_pre(struct kprobe *kp, struct pt_regs *regs)
 {
-	struct nvmet_sq *sq = (void *)regs_get_kernel_argument(regs, 0);
-	struct nvmet_ctrl *ctrl = READ_ONCE(sq->ctrl);
-
-	if (!ctrl || !ctrl->sqs || ctrl->sqs[0] != sq)
-		return 0;
-	if (!nvmet_is_disc_subsys(ctrl->subsys))
-		nq_host_disconnect(ctrl->hostnqn, ctrl_auth(ctrl));
-	nq_event_ctrl(NVMET_QOS_CMD_CTRL_DISCONNECT_NTF, ctrl->hostnqn,
-		      ctrl->subsysnqn, ctrl->cntlid, ctrl_trtype(ctrl),
-		      ctrl_auth(ctrl));
+	nq_admin_sq_destroy((void *)regs_get_kernel_argument(regs, 0));
 	return 0;
 }
 
@@ -604,7 +544,7 @@ static void probe_complete(void *data, struct nvmet_req *req)
 	struct tracked *t;
 
 	if (!req->sq->qid) {
-		note_connect(req);
+		nq_admin_complete(req);
 		return;
 	}
 	t = untrack(req, false);

@@ -68,7 +68,7 @@ struct nq_host {
 	bool assigned;			/* by an admin: kept until deleted */
 	bool dead;			/* unhashed by reclaim */
 	u32 nr_ctrls;			/* live controllers; under hosts_lock */
-	u32 nr_ctrls_auth;		/* of which nvmet authenticates */
+	u32 nr_ctrls_auth;		/* of which authenticated; hosts_lock */
 	atomic_t nr_flows;		/* flows that point at us */
 	atomic_t queued;		/* requests held on any device */
 	struct list_head dnode;		/* on dying, reclaim's own */
@@ -269,11 +269,10 @@ struct nq_host *nq_host_find(const char *nqn)
 }
 
 /*
- * A controller of @nqn was made (not a discovery one), which nvmet
- * authenticates if @auth: its host is kept while it lives, and listed with
- * its class before its first I/O.
+ * A controller of @nqn was made (not a discovery one): its host is kept
+ * while it lives, and listed with its class before its first I/O.
  */
-void nq_host_connect(const char *nqn, bool auth)
+void nq_host_connect(const char *nqn)
 {
 	struct nq_host *host;
 	unsigned long flags;
@@ -286,20 +285,16 @@ void nq_host_connect(const char *nqn, bool auth)
 		spin_lock_irqsave(&hosts_lock, flags);
 		/* reclaim unhashes under this lock: count a live host only */
 		counted = host == overflow || !host->dead;
-		if (host != overflow && counted) {
+		if (host != overflow && counted)
 			host->nr_ctrls++;
-			host->nr_ctrls_auth += auth;
-		}
 		spin_unlock_irqrestore(&hosts_lock, flags);
 		rcu_read_unlock();
 	} while (!counted);
 }
 
 /*
- * A controller of @nqn went (its admin queue was destroyed); @auth as it
- * is now. A re-authentication that failed may have dropped its key since
- * it connected: the count of those authenticated is then one too high
- * until the NQN's last controller goes, and never above the controllers.
+ * A controller of @nqn went (its admin queue was destroyed), counted
+ * among the authenticated ones if @auth (ctrls.c keeps each one's).
  */
 void nq_host_disconnect(const char *nqn, bool auth)
 {
@@ -313,8 +308,20 @@ void nq_host_disconnect(const char *nqn, bool auth)
 		host->nr_ctrls--;
 		if (auth && host->nr_ctrls_auth)
 			host->nr_ctrls_auth--;
-		host->nr_ctrls_auth = min(host->nr_ctrls_auth, host->nr_ctrls);
 	}
+	spin_unlock_irqrestore(&hosts_lock, flags);
+}
+
+/* A controller of @nqn authenticated (+1), or a re-authentication failed. */
+void nq_host_auth_changed(const char *nqn, int delta)
+{
+	struct nq_host *host;
+	unsigned long flags;
+
+	spin_lock_irqsave(&hosts_lock, flags);
+	host = lookup(nqn, nqn_hash(nqn));
+	if (host && (delta > 0 || host->nr_ctrls_auth))
+		host->nr_ctrls_auth += delta;
 	spin_unlock_irqrestore(&hosts_lock, flags);
 }
 

@@ -44,6 +44,7 @@ static int __init nq_init(void)
 	return 0;
 
 err_netlink:
+	nq_ctrls_exit();
 	nq_netlink_exit();
 err_domains:
 	nq_hosts_stop();
@@ -58,6 +59,7 @@ static void __exit nq_exit(void)
 	unsigned long t = jiffies;
 
 	nq_hook_exit();
+	nq_ctrls_exit();
 	nq_events_exit();
 	nq_netlink_exit();
 	nq_hosts_stop();

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Declarations shared between the files of nvmet-qos. Nothing here needs
- * nvmet's private header: only hook.c includes it.
+ * nvmet's private header: only the glue (hook.c, admin.c) includes it.
  */
 #ifndef _NVMET_QOS_H
 #define _NVMET_QOS_H
@@ -45,7 +45,7 @@ struct nq_host_snapshot {
 	u64 queued;
 	int class_id;
 	u32 weight;
-	u32 ctrls, ctrls_auth;	/* live controllers; nvmet authenticates */
+	u32 ctrls, ctrls_auth;	/* live controllers; authenticated */
 };
 
 /* The host table's bound and what reclaim and folding did. */
@@ -65,8 +65,9 @@ void nq_host_put(struct nq_host *host);
 struct nq_host *nq_host_assign(const char *nqn);
 void nq_host_unassign(struct nq_host *host);
 struct nq_host *nq_host_find(const char *nqn);
-void nq_host_connect(const char *nqn, bool auth);
+void nq_host_connect(const char *nqn);
 void nq_host_disconnect(const char *nqn, bool auth);
+void nq_host_auth_changed(const char *nqn, int delta);
 bool nq_host_auth_only(const struct nq_host *host);
 struct nq_host *nq_host_overflow(void);
 bool nq_host_dead(const struct nq_host *host);
@@ -240,7 +241,21 @@ struct sk_buff *nq_event_class(int id, u8 cmd);
 void nq_event_send(struct sk_buff *msg);
 void nq_event_host(const char *nqn);
 void nq_event_dev(const struct nq_dev_snapshot *snap);
-void nq_event_ctrl(u8 cmd, const char *hostnqn, const char *subsysnqn,
-		   u16 cntlid, u8 trtype, bool auth);
+/* What a controller event says of it (admin.c fills it from nvmet's). */
+struct nq_ctrl_info {
+	const char *hostnqn, *subsysnqn;
+	u16 cntlid;
+	u8 trtype;
+	bool auth_required;	/* nvmet holds a key for the NQN */
+	bool authenticated;	/* its admin queue completed DH-HMAC-CHAP */
+};
+
+void nq_event_ctrl(u8 cmd, const struct nq_ctrl_info *info);
+
+/* ctrls.c: the controllers made while attached, and their authentication. */
+bool nq_ctrl_add(const void *key);
+int nq_ctrl_set_auth(const void *key, bool auth);
+bool nq_ctrl_del(const void *key);
+void nq_ctrls_exit(void);
 
 #endif /* _NVMET_QOS_H */

@@ -92,7 +92,7 @@ c1 = ev[ctrl("ctrl-connect", nqn1)[0]]["ctrl"]
 assert c1["subsys_nqn"] == sub and c1["transport"] == "tcp" and c1["trtype"] == 3, c1
 assert c1["class"] == "training", c1
 # no key for it in nvmet (the subsystem allows any host): not authenticated
-assert c1["auth"] is False, c1
+assert c1["auth_required"] is False and c1["authenticated"] is False, c1
 assert c1["cntlid"] >= 1, c1
 # Causality: connect after the assignment, disconnect after the deletion.
 assert ctrl("ctrl-connect", nqn1)[0] > ev.index(asg)
@@ -108,7 +108,7 @@ PY
 n_json=$(($(wc -l < "$EV") - start))
 n_txt=$(($(wc -l < "$TXT") - start_txt))
 [ "$n_txt" -eq "$n_json" ] || fail "unprivileged monitor saw $n_txt events, root $n_json"
-grep -q " ctrl-connect  *nqn=$nqn1 subsys=$NQ_SUBNQN cntlid=[0-9]* transport=tcp class=training auth=no$" "$TXT" ||
+grep -q " ctrl-connect  *nqn=$nqn1 subsys=$NQ_SUBNQN cntlid=[0-9]* transport=tcp class=training auth-required=no authenticated=no$" "$TXT" ||
 	fail "text connect line: $(grep ctrl-connect "$TXT" | head -1)"
 grep -q " class-del  *class=training share=40 " "$TXT" ||
 	fail "text class-del line: $(grep class-del "$TXT" | head -1)"

@@ -8,10 +8,13 @@
 # are in class "train", which admits authenticated controllers only
 # (--auth); default is held to 2 MB/s.
 # - a machine that claims host 1's NQN without the key, or with another
-#   key, is refused, and leaves no controller counted;
+#   key, is refused, and leaves no controller counted; nvmet made a
+#   controller for each claim, whose ctrl-disconnect says authentication
+#   was required and never happened;
 # - host 1 with its key connects: host list counts its controller as
-#   authenticated, and its ctrl-connect event says auth; host 2's says
-#   not, in both;
+#   authenticated, a ctrl-auth event says when it was, its ctrl-connect
+#   says authentication was required; host 2's controller is counted,
+#   not as authenticated, and says neither;
 # - host 1's writes run in train, counted as host 1's; host 2's run as
 #   "(unauthenticated)" in default, held to its ceiling (8 MiB take at
 #   least 3 s, where the device alone takes under one) and not counted
@@ -109,8 +112,14 @@ for secret in "" "$key9"; do
 		log "host 1's NQN $what: refused ($(tail -1 <<< "$out"))"
 	fi
 done
+# nvmet ends the refused controllers from a workqueue: wait until they
+# are gone, and its log settled, before counting what it logged.
+for _ in $(seq 50); do
+	[ "$(ctrls "$H1")" = "0 0" ] && break
+	sleep 0.1
+done
+[ "$(ctrls "$H1")" = "0 0" ] || fail "host 1 counts controllers $(ctrls "$H1") 5 s after the refused claims"
 fatal=$(dmesg | grep -cE "nvmet: ctrl [0-9]+ fatal error")
-[ "$(ctrls "$H1")" = "0 0" ] || fail "host 1 counts controllers $(ctrls "$H1") after refused connects"
 
 d1=$(connect 1 "$key1") || fail "host 1 with its key was refused: $d1"
 d2=$(connect 2) || fail "host 2 was refused: $d2"
@@ -155,9 +164,11 @@ log "train --no-auth: host 2 wrote 8 MiB in $ms2 ms"
 # Bad input is refused and changes nothing.
 out=$("$NQ_CTL" class set default --auth 2>&1) && fail "--auth on default succeeded"
 log "--auth on default: $out"
+grep -q "default class" <<< "$out" || fail "--auth on default refused for another reason: $out"
 [ "$(nq_json_get "$("$NQ_CTL" class show default --json)" auth)" = False ] || fail "a refused --auth changed default"
 out=$("$NQ_CTL" host assign "(unauthenticated)" train 2>&1) && fail "assigning (unauthenticated) succeeded"
 log "assigning (unauthenticated): $out"
+grep -q "did not authenticate" <<< "$out" || fail "assigning (unauthenticated) refused for another reason: $out"
 [ "$(nq_json_get "$("$NQ_CTL" host show "(unauthenticated)" --json)" class)" = default ] ||
 	fail "a refused assignment moved (unauthenticated)"
 
@@ -168,21 +179,61 @@ grep -q '"auth": true' "$NQ_WORK/policy.json" || fail "save did not write train'
 nq_ctl class set train --no-auth
 nq_ctl restore "$NQ_WORK/policy.json"
 [ "$(nq_json_get "$("$NQ_CTL" class show train --json)" auth)" = True ] || fail "restore did not set train's auth again"
+# and it holds again: host 2's writes go back to (unauthenticated)
+wu=$(written "(unauthenticated)")
+ms2=$(timed_write "$d2")
+log "--auth restored: host 2 wrote 8 MiB in $ms2 ms"
+[ "$(written "(unauthenticated)")" -ge $((wu + (8 << 20))) ] ||
+	fail "after restore host 2's writes were not counted as (unauthenticated)"
+[ "$ms2" -ge 3000 ] || fail "after restore host 2 took $ms2 ms (< 3 s): not held to default's 2 MB/s"
 
-# The events: every controller of host 1's NQN, the refused claims too
-# (nvmet made each and asked it to authenticate), says auth; host 2's not.
+# Gone, they are counted no more.
+nvme disconnect -n "$NQ_SUBNQN" > /dev/null 2>&1
+for _ in $(seq 50); do
+	[ "$(ctrls "$H1") $(ctrls "$H2")" = "0 0 0 0" ] && break
+	sleep 0.1
+done
+[ "$(ctrls "$H1") $(ctrls "$H2")" = "0 0 0 0" ] ||
+	fail "after disconnecting, hosts 1 and 2 count controllers $(ctrls "$H1") and $(ctrls "$H2")"
+
+# The events, per controller: host 1's NQN had three (two refused
+# claims, then host 1), each required to authenticate, of which only the
+# last did (a ctrl-auth, and its disconnect says so); host 2's one was
+# not required to, and did not. Events go out from a worker: the four
+# disconnects are awaited.
+for _ in $(seq 50); do
+	[ "$(grep -c '"event":"ctrl-disconnect"' "$NQ_WORK/events.json")" -ge 4 ] && break
+	sleep 0.1
+done
 kill $mon 2>/dev/null
 wait $mon 2>/dev/null
 mon=
-python3 - "$NQ_WORK/events.json" "$H1" "$H2" <<'PY' || fail "ctrl-connect events do not say who authenticated (above)"
+python3 - "$NQ_WORK/events.json" "$H1" "$H2" <<'PY' || fail "controller events do not say who authenticated (above)"
 import json, sys
 ev = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-conn = [e["ctrl"] for e in ev if e.get("event") == "ctrl-connect"]
-for c in conn:
-    print(f"# ctrl-connect {c['nqn']} auth={c['auth']}")
-h1 = [c["auth"] for c in conn if c["nqn"] == sys.argv[2]]
-h2 = [c["auth"] for c in conn if c["nqn"] == sys.argv[3]]
-sys.exit(0 if h1 and all(h1) and h2 == [False] else 1)
+ctl = [(e["event"], e["ctrl"]) for e in ev if e.get("event", "").startswith("ctrl-")]
+for k, c in ctl:
+    print(f"# {k} {c['nqn']} cntlid={c['cntlid']} auth_required={c['auth_required']} "
+          f"authenticated={c['authenticated']}")
+def story(nqn):
+    """Per controller, in order: its events (kind, required, authenticated).
+    nvmet may give a later controller a freed cntlid: a connect starts one."""
+    stories, open_ = [], {}
+    for k, c in ctl:
+        if c["nqn"] != nqn:
+            continue
+        if k == "ctrl-connect":
+            open_[c["cntlid"]] = []
+            stories.append(open_[c["cntlid"]])
+        open_.setdefault(c["cntlid"], []).append((k, c["auth_required"], c["authenticated"]))
+    return stories
+h1, h2 = story(sys.argv[2]), story(sys.argv[3])
+ok = len(h1) == 3 and len(h2) == 1
+claims, host1 = h1[:2], h1[2] if len(h1) == 3 else []
+ok = ok and all(c == [("ctrl-connect", True, False), ("ctrl-disconnect", True, False)] for c in claims)
+ok = ok and host1 == [("ctrl-connect", True, False), ("ctrl-auth", True, True), ("ctrl-disconnect", True, True)]
+ok = ok and h2[0] == [("ctrl-connect", False, False), ("ctrl-disconnect", False, False)]
+sys.exit(0 if ok else 1)
 PY
 
 [ "$(dmesg | grep -cE "nvmet: ctrl [0-9]+ fatal error")" -eq "$fatal" ] ||

@@ -56,7 +56,7 @@ enum {
 	NVMET_QOS_A_HOST_WEIGHT,	/* u32: weight within its class, 1-1000 (default 100) */
 	NVMET_QOS_A_HOST_QUEUED,	/* u64: requests held back now */
 	NVMET_QOS_A_HOST_CTRLS,		/* u32: live controllers of this NQN (reply only) */
-	NVMET_QOS_A_HOST_CTRLS_AUTH,	/* u32: of those, the ones nvmet authenticates (reply only) */
+	NVMET_QOS_A_HOST_CTRLS_AUTH,	/* u32: of those, the ones that authenticated (reply only) */
 
 	__NVMET_QOS_A_HOST_MAX,
 	NVMET_QOS_A_HOST_MAX = (__NVMET_QOS_A_HOST_MAX - 1)
@@ -159,7 +159,8 @@ enum {
 	NVMET_QOS_A_CTRL_CNTLID,	/* u16: controller ID nvmet gave it */
 	NVMET_QOS_A_CTRL_TRTYPE,	/* u8: transport, NVMe-oF TRTYPE (1 rdma, 2 fc, 3 tcp, 254 loop) */
 	NVMET_QOS_A_CTRL_CLASS,		/* string: the host's class when the event was sent */
-	NVMET_QOS_A_CTRL_AUTH,		/* u8: 1 = nvmet authenticates it (DH-HMAC-CHAP) */
+	NVMET_QOS_A_CTRL_AUTH_REQUIRED,	/* u8: 1 = nvmet requires DH-HMAC-CHAP of it */
+	NVMET_QOS_A_CTRL_AUTHENTICATED,	/* u8: 1 = its admin queue completed DH-HMAC-CHAP */
 
 	__NVMET_QOS_A_CTRL_MAX,
 	NVMET_QOS_A_CTRL_MAX = (__NVMET_QOS_A_CTRL_MAX - 1)
@@ -208,6 +209,7 @@ enum {
 	NVMET_QOS_CMD_CTRL_CONNECT_NTF,	/* notification: nvmet created a controller (attrs: ctrl) */
 	NVMET_QOS_CMD_CTRL_DISCONNECT_NTF, /* notification: nvmet tears a controller down (attrs: ctrl) */
 	NVMET_QOS_CMD_TABLE_GET,	/* do: the host table's bound and counters */
+	NVMET_QOS_CMD_CTRL_AUTH_NTF,	/* notification: a controller authenticated, or lost it (attrs: ctrl) */
 
 	__NVMET_QOS_CMD_MAX,
 	NVMET_QOS_CMD_MAX = (__NVMET_QOS_CMD_MAX - 1)

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The controllers nvmet made while we were attached, by address, each
+ * with whether its admin queue has authenticated: a host's count of
+ * authenticated controllers then rises and falls by the same controller,
+ * whatever nvmet's keys did in between (a key added after a controller
+ * was made, and its host re-authenticating; a re-authentication that
+ * failed). A controller made before we attached, or whose record could
+ * not be allocated, has none and counts as not authenticated.
+ */
+#include <linux/hash.h>
+#include <linux/hashtable.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+
+#include "nvmet-qos.h"
+
+#define CTRLS_HASH_BITS	10
+
+struct ctrl_rec {
+	struct hlist_node node;
+	const void *key;
+	bool auth;
+};
+
+static DEFINE_HASHTABLE(recs, CTRLS_HASH_BITS);
+static DEFINE_SPINLOCK(recs_lock);
+
+/* Under recs_lock. */
+static struct ctrl_rec *lookup(const void *key)
+{
+	struct ctrl_rec *r;
+
+	hash_for_each_possible(recs, r, node, hash_ptr(key, CTRLS_HASH_BITS))
+		if (r->key == key)
+			return r;
+	return NULL;
+}
+
+/* Controller @key was made; any context. False if memory was short. */
+bool nq_ctrl_add(const void *key)
+{
+	struct ctrl_rec *r = kzalloc(sizeof(*r), GFP_ATOMIC);
+	unsigned long flags;
+
+	if (!r)
+		return false;
+	r->key = key;
+	spin_lock_irqsave(&recs_lock, flags);
+	hash_add(recs, &r->node, hash_ptr(key, CTRLS_HASH_BITS));
+	spin_unlock_irqrestore(&recs_lock, flags);
+	return true;
+}
+
+/*
+ * Controller @key's admin queue is now authenticated or not: +1 or -1
+ * when that changed, 0 when not (or @key has no record).
+ */
+int nq_ctrl_set_auth(const void *key, bool auth)
+{
+	unsigned long flags;
+	struct ctrl_rec *r;
+	int delta = 0;
+
+	spin_lock_irqsave(&recs_lock, flags);
+	r = lookup(key);
+	if (r && r->auth != auth) {
+		r->auth = auth;
+		delta = auth ? 1 : -1;
+	}
+	spin_unlock_irqrestore(&recs_lock, flags);
+	return delta;
+}
+
+/* Controller @key goes: whether it was authenticated. */
+bool nq_ctrl_del(const void *key)
+{
+	unsigned long flags;
+	struct ctrl_rec *r;
+	bool auth = false;
+
+	spin_lock_irqsave(&recs_lock, flags);
+	r = lookup(key);
+	if (r) {
+		hash_del(&r->node);
+		auth = r->auth;
+	}
+	spin_unlock_irqrestore(&recs_lock, flags);
+	kfree(r);
+	return auth;
+}
+
+/* Once no probe can run: the records of controllers still there. */
+void nq_ctrls_exit(void)
+{
+	struct hlist_node *tmp;
+	struct ctrl_rec *r;
+	int bkt;
+
+	hash_for_each_safe(recs, bkt, tmp, r, node) {
+		hash_del(&r->node);
+		kfree(r);
+	}
+}
