@@ -4,7 +4,7 @@
 # Data written and read back through the wrapped execute path is intact:
 # fio --verify=crc32c from three hosts at once, and the counters prove the
 # I/O went through nvmet-qos.
-# Transports: tcp rdma loop
+# Transports: tcp rdma loop fc
 . "$(dirname "$0")/lib.sh"
 nq_require nvme fio python3
 

@@ -7,7 +7,7 @@
 # within 3 percentage points (on a slow machine whose CPU, not the
 # device, was the bottleneck, a miss is a skip: nq_judge_split). Stock
 # nvmet is measured in the same boot for contrast.
-# Transports: tcp rdma loop
+# Transports: tcp rdma loop fc
 . "$(dirname "$0")/lib.sh"
 nq_require nvme fio python3
 

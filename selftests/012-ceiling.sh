@@ -12,7 +12,7 @@
 # which left less than 5 s of a 15 s run. On a slow machine a class
 # short of its ceiling is reported, a skip (nq_slow_miss); above the
 # ceiling always fails.
-# Transports: tcp rdma loop
+# Transports: tcp rdma loop fc
 . "$(dirname "$0")/lib.sh"
 nq_require nvme fio python3
 

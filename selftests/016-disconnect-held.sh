@@ -12,7 +12,7 @@
 # waits for the host's outstanding reads (del_gendisk freezes the queue),
 # which the target serves at the class's ceiling until the host's queues
 # go: some 32 x 128 KiB at 1 MB/s, about 4 s.
-# Transports: tcp rdma loop
+# Transports: tcp rdma loop fc
 . "$(dirname "$0")/lib.sh"
 nq_require nvme fio python3 strace
 

@@ -69,7 +69,8 @@ nq_finish() {
 # The transport of the target's port and of the hosts: tcp over
 # loopback, rdma over soft-RoCE (rdma_rxe on one end of a veth pair), or
 # loop (nvme-loop: host and target in one kernel, no network at all;
-# 6.12 has it, Debian's 6.1 does not).
+# 6.12 has it, Debian's 6.1 does not), or fc (nvmet-fc and nvme-fc over
+# nvme-fcloop, Fibre Channel ports emulated in the kernel: 6.12 too).
 # run.sh sets it for each transport a test supports (its "Transports:"
 # line) and NQ_TRTYPES asks for.
 NQ_TRTYPE=${NQ_TRTYPE:-tcp}
@@ -115,6 +116,8 @@ host_addr() {
 nq_host_opts() {
 	if [ "$NQ_TRTYPE" = loop ]; then
 		echo "-a host$1"
+	elif [ "$NQ_TRTYPE" = fc ]; then
+		echo "-a $(nq_fc_addr ab "$1") -w $(nq_fc_addr aa "$1")"
 	else
 		echo "-a $(host_addr "$1") -s $NQ_PORT"
 	fi
@@ -130,6 +133,56 @@ nq_loop_port() {
 	echo "host$1" > "$p/addr_traddr"
 	ln -s "/sys/kernel/config/nvmet/subsystems/$NQ_SUBNQN" \
 		"$p/subsystems/$NQ_SUBNQN" || die "cannot enable loop port $((100 + $1))"
+}
+
+# fcloop's ports: host N's local port (wwnn 0x10001100aa0000NN, wwpn
+# 0x20001100aa0000NN), target port N (ab in place of aa), and the remote
+# port that joins the two. fcloop gives a target port one remote port
+# only, and nvme-cli (2.3) takes a second controller of a subsystem at
+# the same addresses for a duplicate, so every host gets a pair and an
+# nvmet port (100 + N) of its own, like loop's; nq_target_setup makes
+# pair 0 for port 1.
+# nq_fc_names SIDE N: fcloop's "wwnn=...,wwpn=..." of SIDE (aa: host, ab:
+# target) N.
+nq_fc_names() { printf 'wwnn=0x10001100%s0000%02x,wwpn=0x20001100%s0000%02x' "$1" "$2" "$1" "$2"; }
+# nq_fc_addr SIDE N: the same as an NVMe-oF FC address.
+nq_fc_addr() { printf 'nn-0x10001100%s0000%02x:pn-0x20001100%s0000%02x' "$1" "$2" "$1" "$2"; }
+NQ_FCLOOP=/sys/class/fcloop/ctl
+# nq_fc_pair N: host N's local port, target port N and the remote port
+# between them (roles 96: an NVMe target and discovery service, without
+# which nvme-fc connects to nothing); made once, listed for
+# nq_target_teardown.
+nq_fc_pair() {
+	grep -qx "$1" "$NQ_WORK/fcloop" 2>/dev/null && return 0
+	echo "$(nq_fc_names aa "$1")" > "$NQ_FCLOOP/add_local_port" &&
+		echo "$(nq_fc_names ab "$1")" > "$NQ_FCLOOP/add_target_port" &&
+		echo "$(nq_fc_names ab "$1"),lp$(nq_fc_names aa "$1" | sed 's/,wwpn=/,lpwwpn=/'),roles=96" \
+			> "$NQ_FCLOOP/add_remote_port" || die "cannot make fcloop's ports for host $1"
+	echo "$1" >> "$NQ_WORK/fcloop"
+}
+# nq_fc_port N: host N's fcloop ports and nvmet port 100 + N on them,
+# exporting the test subsystem; nq_target_teardown removes them.
+nq_fc_port() {
+	local p=/sys/kernel/config/nvmet/ports/$((100 + $1))
+	[ -d "$p" ] && return 0
+	nq_fc_pair "$1"
+	mkdir "$p" || die "cannot create fc port $((100 + $1))"
+	echo fc > "$p/addr_trtype"
+	echo fc > "$p/addr_adrfam"
+	nq_fc_addr ab "$1" > "$p/addr_traddr"
+	ln -s "/sys/kernel/config/nvmet/subsystems/$NQ_SUBNQN" \
+		"$p/subsystems/$NQ_SUBNQN" || die "cannot enable fc port $((100 + $1))"
+}
+# nq_fc_teardown: every pair nq_fc_pair made, once no port uses them.
+nq_fc_teardown() {
+	local n
+	[ -f "$NQ_WORK/fcloop" ] || return 0
+	while read -r n; do
+		echo "$(nq_fc_names ab "$n")" > "$NQ_FCLOOP/del_target_port"
+		echo "$(nq_fc_names ab "$n")" > "$NQ_FCLOOP/del_remote_port"
+		echo "$(nq_fc_names aa "$n")" > "$NQ_FCLOOP/del_local_port"
+	done < "$NQ_WORK/fcloop"
+	rm -f "$NQ_WORK/fcloop"
 }
 
 nq_require() {
@@ -265,6 +318,10 @@ nq_target_setup() {
 		modprobe "nvmet-$NQ_TRTYPE" || die "modprobe nvmet-$NQ_TRTYPE failed"
 	fi
 	modprobe "nvme-$NQ_TRTYPE" || die "modprobe nvme-$NQ_TRTYPE failed"
+	if [ "$NQ_TRTYPE" = fc ]; then
+		modprobe nvme-fcloop || die "modprobe nvme-fcloop failed"
+		nq_fc_pair 0
+	fi
 	mkdir "$s" || die "cannot create subsystem"
 	echo 1 > "$s/attr_allow_any_host"
 	mkdir "$s/namespaces/1"
@@ -272,7 +329,10 @@ nq_target_setup() {
 	echo 1 > "$s/namespaces/1/enable" || die "cannot enable namespace"
 	mkdir "$p"
 	echo "$NQ_TRTYPE" > "$p/addr_trtype"
-	if [ "$NQ_TRTYPE" != loop ]; then
+	if [ "$NQ_TRTYPE" = fc ]; then
+		echo fc > "$p/addr_adrfam"
+		nq_fc_addr ab 0 > "$p/addr_traddr"
+	elif [ "$NQ_TRTYPE" != loop ]; then
 		echo ipv4 > "$p/addr_adrfam"
 		echo 0.0.0.0 > "$p/addr_traddr"
 		echo "$NQ_PORT" > "$p/addr_trsvcid"
@@ -317,13 +377,17 @@ nq_target_teardown() {
 	fi
 	[ -d "$s" ] && rmdir "$s"
 	nq_nullb_remove "$NQ_NULLB"
-	# nvmet-rdma and nvme-loop hold nvmet: a later test that unloads
-	# nvmet (005, 034) must find only what a tcp test leaves.
+	# nvmet-rdma, nvme-loop and nvmet-fc hold nvmet: a later test that
+	# unloads nvmet (005, 034) must find only what a tcp test leaves.
 	if [ "$NQ_TRTYPE" = rdma ]; then
 		modprobe -r nvme-rdma nvmet-rdma 2>/dev/null
 		nq_rxe_teardown
 	fi
 	[ "$NQ_TRTYPE" != loop ] || modprobe -r nvme-loop 2>/dev/null
+	if [ "$NQ_TRTYPE" = fc ]; then
+		nq_fc_teardown
+		modprobe -r nvme-fcloop nvmet-fc nvme-fc 2>/dev/null
+	fi
 	return 0
 }
 
@@ -341,6 +405,7 @@ nq_target_teardown() {
 nq_connect() {
 	local out ctrl='' try rc
 	[ "$NQ_TRTYPE" != loop ] || nq_loop_port "$1"
+	[ "$NQ_TRTYPE" != fc ] || nq_fc_port "$1"
 	for try in 1 2 3; do
 		# shellcheck disable=SC2046 # nq_host_opts prints options
 		out=$(nvme connect -t "$NQ_TRTYPE" $(nq_host_opts "$1") \
