@@ -97,10 +97,9 @@ static void note_auth(struct nvmet_req *req)
 	if (!ctrl || nvmet_is_disc_subsys(ctrl->subsys))
 		return;
 	now = nq_sq_authenticated(req->sq);
-	delta = nq_ctrl_set_auth(ctrl, now);
+	delta = nq_ctrl_set_auth(ctrl, ctrl->hostnqn, now);
 	if (!delta)
 		return;
-	nq_host_auth_changed(ctrl->hostnqn, delta);
 	ctrl_info(ctrl, now, &info);
 	nq_event_ctrl(NVMET_QOS_CMD_CTRL_AUTH_NTF, &info);
 }
@@ -130,10 +129,8 @@ void nq_admin_sq_destroy(struct nvmet_sq *sq)
 
 	if (!ctrl || !ctrl->sqs || ctrl->sqs[0] != sq)
 		return;
-	if (!nvmet_is_disc_subsys(ctrl->subsys)) {
-		was = nq_ctrl_del(ctrl);
-		nq_host_disconnect(ctrl->hostnqn, was);
-	}
+	if (!nvmet_is_disc_subsys(ctrl->subsys))
+		was = nq_ctrl_del(ctrl, ctrl->hostnqn);
 	ctrl_info(ctrl, was, &info);
 	nq_event_ctrl(NVMET_QOS_CMD_CTRL_DISCONNECT_NTF, &info);
 }

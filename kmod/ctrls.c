@@ -53,10 +53,13 @@ bool nq_ctrl_add(const void *key)
 }
 
 /*
- * Controller @key's admin queue is now authenticated or not: +1 or -1
- * when that changed, 0 when not (or @key has no record).
+ * Controller @key's admin queue, of host @nqn, is now authenticated or
+ * not: +1 or -1 when that changed, 0 when not (or @key has no record).
+ * The host's count follows under our lock, so that it cannot cross the
+ * controller's removal: nvmet may complete an authentication command
+ * after its admin queue's destruction began.
  */
-int nq_ctrl_set_auth(const void *key, bool auth)
+int nq_ctrl_set_auth(const void *key, const char *nqn, bool auth)
 {
 	unsigned long flags;
 	struct ctrl_rec *r;
@@ -67,13 +70,17 @@ int nq_ctrl_set_auth(const void *key, bool auth)
 	if (r && r->auth != auth) {
 		r->auth = auth;
 		delta = auth ? 1 : -1;
+		nq_host_auth_changed(nqn, delta);
 	}
 	spin_unlock_irqrestore(&recs_lock, flags);
 	return delta;
 }
 
-/* Controller @key goes: whether it was authenticated. */
-bool nq_ctrl_del(const void *key)
+/*
+ * Controller @key of host @nqn goes: the host counts it no more, as
+ * authenticated if it was, which this returns.
+ */
+bool nq_ctrl_del(const void *key, const char *nqn)
 {
 	unsigned long flags;
 	struct ctrl_rec *r;
@@ -85,6 +92,7 @@ bool nq_ctrl_del(const void *key)
 		hash_del(&r->node);
 		auth = r->auth;
 	}
+	nq_host_disconnect(nqn, auth);
 	spin_unlock_irqrestore(&recs_lock, flags);
 	kfree(r);
 	return auth;
