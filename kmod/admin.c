@@ -71,12 +71,10 @@ static void note_connect(struct nvmet_req *req)
 	if (cmd->fabrics.fctype != nvme_fabrics_type_connect ||
 	    cmd->connect.qid || req->cqe->status || !ctrl)
 		return;
-	if (!nvmet_is_disc_subsys(ctrl->subsys)) {
-		if (!nq_ctrl_add(ctrl))
-			pr_warn_ratelimited("controller %u of %s: no memory to track its authentication; counted as not authenticated\n",
-					    ctrl->cntlid, ctrl->hostnqn);
-		nq_host_connect(ctrl->hostnqn);
-	}
+	if (!nvmet_is_disc_subsys(ctrl->subsys) &&
+	    !nq_ctrl_add(ctrl, ctrl->hostnqn))
+		pr_warn_ratelimited("controller %u of %s: no memory to track its authentication; counted as not authenticated\n",
+				    ctrl->cntlid, ctrl->hostnqn);
 	ctrl_info(ctrl, false, &info);
 	nq_event_ctrl(NVMET_QOS_CMD_CTRL_CONNECT_NTF, &info);
 }

@@ -5,8 +5,9 @@
  * authenticated controllers then rises and falls by the same controller,
  * whatever nvmet's keys did in between (a key added after a controller
  * was made, and its host re-authenticating; a re-authentication that
- * failed). A controller made before we attached, or whose record could
- * not be allocated, has none and counts as not authenticated.
+ * failed). Every change a controller makes to its host's counts goes
+ * through here. A controller made before we attached, or whose record
+ * could not be allocated, has none and counts as not authenticated.
  */
 #include <linux/hash.h>
 #include <linux/hashtable.h>
@@ -37,12 +38,16 @@ static struct ctrl_rec *lookup(const void *key)
 	return NULL;
 }
 
-/* Controller @key was made; any context. False if memory was short. */
-bool nq_ctrl_add(const void *key)
+/*
+ * Controller @key of host @nqn was made; any context. The host counts it
+ * from now on; false if memory was short for its record.
+ */
+bool nq_ctrl_add(const void *key, const char *nqn)
 {
 	struct ctrl_rec *r = kzalloc(sizeof(*r), GFP_ATOMIC);
 	unsigned long flags;
 
+	nq_host_connect(nqn);
 	if (!r)
 		return false;
 	r->key = key;

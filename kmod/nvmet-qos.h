@@ -253,7 +253,7 @@ struct nq_ctrl_info {
 void nq_event_ctrl(u8 cmd, const struct nq_ctrl_info *info);
 
 /* ctrls.c: the controllers made while attached, and their authentication. */
-bool nq_ctrl_add(const void *key);
+bool nq_ctrl_add(const void *key, const char *nqn);
 int nq_ctrl_set_auth(const void *key, const char *nqn, bool auth);
 bool nq_ctrl_del(const void *key, const char *nqn);
 void nq_ctrls_exit(void);

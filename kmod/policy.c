@@ -136,9 +136,7 @@ static void publish(int id, const struct nqs_class_conf *conf, bool used,
 
 /*
  * Whether class @id admits only the requests of controllers that
- * authenticated. Lock-free: the I/O path asks it of every request of a
- * controller that did not, which on a kernel without authentication is
- * every request.
+ * authenticated. Lock-free: the I/O path asks it of every request.
  */
 bool nq_class_auth(int id)
 {

@@ -24,15 +24,6 @@ nq_ctl class add gold --share 50
 nq_ctl host assign "$(host_nqn 1)" gold
 nq_ctl class set default --max 2M
 
-# timed_write DEV MiB: write MiB at DEV with direct I/O, print ms taken
-timed_write() {
-	local t0
-	t0=$(date +%s%N)
-	dd if=/dev/zero of="$1" bs=256k count=$(($2 * 4)) oflag=direct 2>/dev/null ||
-		fail "dd to $1 failed"
-	nq_ms_since "$t0"
-}
-
 [ "$(nq_table max_hosts)" -eq 3 ] || fail "max_hosts is $(nq_table max_hosts), want 3"
 
 nvme discover -t "$NQ_TRTYPE" -a "$(host_addr 9)" -s "$NQ_PORT" \
@@ -54,7 +45,7 @@ nq_listed "$(host_nqn 4)" && fail "host 4 has an entry past max_hosts=3"
 nq_listed "(overflow)" || fail "no (overflow) entry although host 4 is past the bound"
 adm0=$("$NQ_CTL" device list --json | python3 -c '
 import json, sys; print(sum(d["admitted"] for d in json.load(sys.stdin)["devices"]))')
-ms=$(timed_write "$d4" 8)
+ms=$(nq_timed_write "$d4" 8)
 adm1=$("$NQ_CTL" device list --json | python3 -c '
 import json, sys; print(sum(d["admitted"] for d in json.load(sys.stdin)["devices"]))')
 ov=$("$NQ_CTL" host show "(overflow)" --json)

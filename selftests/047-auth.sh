@@ -127,24 +127,16 @@ d2=$(connect 2) || fail "host 2 was refused: $d2"
 [ "$(ctrls "$H2")" = "1 0" ] || fail "host 2: controllers, authenticated: $(ctrls "$H2"), want 1 0"
 log "host list: $("$NQ_CTL" host list | grep -E "host[12]|CTRLS")"
 
-# timed_write DEV: write 8 MiB at DEV with direct I/O; prints ms taken
-timed_write() {
-	local t0
-	t0=$(date +%s%N)
-	dd if=/dev/zero of="$1" bs=256k count=32 oflag=direct 2>/dev/null ||
-		fail "dd to $1 failed"
-	nq_ms_since "$t0"
-}
 # written NQN: bytes its entry counts written (0 without an entry)
 written() {
 	local j
-	j=$("$NQ_CTL" host show "$1" --json 2>/dev/null) || { echo 0; return; }
+	j=$(nq_host_json "$1" 2>/dev/null) || { echo 0; return; }
 	nq_json_get "$j" write_bytes
 }
 
-ms1=$(timed_write "$d1")
+ms1=$(nq_timed_write "$d1" 8)
 w2=$(written "$H2")
-ms2=$(timed_write "$d2")
+ms2=$(nq_timed_write "$d2" 8)
 log "train --auth: host 1 (authenticated) wrote 8 MiB in $ms1 ms; host 2 (not) in $ms2 ms"
 [ "$(written "$H1")" -ge $((8 << 20)) ] || fail "host 1's writes were not counted as host 1's"
 [ "$ms1" -lt 2000 ] || fail "host 1 (authenticated, in train) took $ms1 ms: held to default's ceiling"
@@ -152,11 +144,11 @@ log "train --auth: host 1 (authenticated) wrote 8 MiB in $ms1 ms; host 2 (not) i
 	fail "(unauthenticated) counted $(written "(unauthenticated)") bytes written, want 8 MiB"
 [ "$(written "$H2")" -eq "$w2" ] || fail "host 2's unauthenticated writes were counted as host 2's"
 [ "$ms2" -ge 3000 ] || fail "host 2 (unauthenticated) took $ms2 ms (< 3 s): not held to default's 2 MB/s"
-[ "$(nq_json_get "$("$NQ_CTL" host show "(unauthenticated)" --json)" class)" = default ] ||
+[ "$(nq_json_get "$(nq_host_json "(unauthenticated)")" class)" = default ] ||
 	fail "(unauthenticated) is not in default"
 
 nq_ctl class set train --no-auth
-ms2=$(timed_write "$d2")
+ms2=$(nq_timed_write "$d2" 8)
 log "train --no-auth: host 2 wrote 8 MiB in $ms2 ms"
 [ "$(written "$H2")" -ge $((w2 + (8 << 20))) ] || fail "with --no-auth host 2's writes were not counted as host 2's"
 [ "$ms2" -lt 2000 ] || fail "with --no-auth host 2 took $ms2 ms: still held to default's ceiling"
@@ -169,7 +161,7 @@ grep -q "default class" <<< "$out" || fail "--auth on default refused for anothe
 out=$("$NQ_CTL" host assign "(unauthenticated)" train 2>&1) && fail "assigning (unauthenticated) succeeded"
 log "assigning (unauthenticated): $out"
 grep -q "did not authenticate" <<< "$out" || fail "assigning (unauthenticated) refused for another reason: $out"
-[ "$(nq_json_get "$("$NQ_CTL" host show "(unauthenticated)" --json)" class)" = default ] ||
+[ "$(nq_json_get "$(nq_host_json "(unauthenticated)")" class)" = default ] ||
 	fail "a refused assignment moved (unauthenticated)"
 
 # Saved and restored with the policy.
@@ -181,7 +173,7 @@ nq_ctl restore "$NQ_WORK/policy.json"
 [ "$(nq_json_get "$("$NQ_CTL" class show train --json)" auth)" = True ] || fail "restore did not set train's auth again"
 # and it holds again: host 2's writes go back to (unauthenticated)
 wu=$(written "(unauthenticated)")
-ms2=$(timed_write "$d2")
+ms2=$(nq_timed_write "$d2" 8)
 log "--auth restored: host 2 wrote 8 MiB in $ms2 ms"
 [ "$(written "(unauthenticated)")" -ge $((wu + (8 << 20))) ] ||
 	fail "after restore host 2's writes were not counted as (unauthenticated)"

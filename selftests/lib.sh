@@ -773,6 +773,16 @@ nq_check_verified() {
 # nq_ms_since T0: milliseconds since T0, a "date +%s%N" reading.
 nq_ms_since() { echo $((($(date +%s%N) - $1) / 1000000)); }
 
+# nq_timed_write DEV MIB: write MIB MiB at DEV with direct I/O (the test
+# fails if dd does); prints the ms it took.
+nq_timed_write() {
+	local t0
+	t0=$(date +%s%N)
+	dd if=/dev/zero of="$1" bs=256k count=$(($2 * 4)) oflag=direct 2>/dev/null ||
+		fail "dd to $1 failed"
+	nq_ms_since "$t0"
+}
+
 # nq_host_queued N: requests of host N held back now.
 nq_host_queued() {
 	# sed, not a JSON parser: under TCG python3 takes a second to start,
