@@ -142,9 +142,13 @@ nq_loop_port() {
 # the same addresses for a duplicate, so every host gets a pair and an
 # nvmet port (100 + N) of its own, like loop's; nq_target_setup makes
 # pair 0 for port 1.
-# nq_fc_names SIDE N: fcloop's "wwnn=...,wwpn=..." of SIDE (aa: host, ab:
-# target) N.
-nq_fc_names() { printf 'wwnn=0x10001100%s0000%02x,wwpn=0x20001100%s0000%02x' "$1" "$2" "$1" "$2"; }
+# nq_fc_names SIDE N [PREFIX]: fcloop's "wwnn=...,wwpn=..." of SIDE (aa:
+# host, ab: target) N, PREFIX before each key ("lp": as a remote port's
+# local port).
+nq_fc_names() {
+	printf '%swwnn=0x10001100%s0000%02x,%swwpn=0x20001100%s0000%02x' \
+		"${3:-}" "$1" "$2" "${3:-}" "$1" "$2"
+}
 # nq_fc_addr SIDE N: the same as an NVMe-oF FC address.
 nq_fc_addr() { printf 'nn-0x10001100%s0000%02x:pn-0x20001100%s0000%02x' "$1" "$2" "$1" "$2"; }
 NQ_FCLOOP=/sys/class/fcloop/ctl
@@ -156,7 +160,7 @@ nq_fc_pair() {
 	grep -qx "$1" "$NQ_WORK/fcloop" 2>/dev/null && return 0
 	echo "$(nq_fc_names aa "$1")" > "$NQ_FCLOOP/add_local_port" &&
 		echo "$(nq_fc_names ab "$1")" > "$NQ_FCLOOP/add_target_port" &&
-		echo "$(nq_fc_names ab "$1"),lp$(nq_fc_names aa "$1" | sed 's/,wwpn=/,lpwwpn=/'),roles=96" \
+		echo "$(nq_fc_names ab "$1"),$(nq_fc_names aa "$1" lp),roles=96" \
 			> "$NQ_FCLOOP/add_remote_port" || die "cannot make fcloop's ports for host $1"
 	echo "$1" >> "$NQ_WORK/fcloop"
 }
