@@ -3,21 +3,7 @@
  * Scheduling domains: one per backing device, each running the scheduler
  * core (sched.c) under its own spinlock.
  *
- * Requests the core holds back are dispatched from a workqueue, never from
- * the completion path: completions may run in interrupt context, while
- * nvmet's execute handlers submit bios and may sleep. A timer wakes the
- * worker when a ceiling refills and, while anything is held, every
- * RELEASE_SCAN_NS to let go of requests whose queue or namespace is being
- * torn down, so that nvmet_sq_destroy() never waits on us (the glue
- * aborts those of a dying queue and executes those of a namespace being
- * disabled).
- *
- * No request is held longer than hold_max_ms at a time: one that has been
- * is answered Command Interrupted, which the host sends again (retry.c
- * keeps its place in line), so that QoS never makes a host's I/O time
- * out. A host allows only so many retries (Linux: 5); once hold_retries
- * were asked of a command, it is dispatched at its next expiry whatever
- * its class's limits, and charged: a debt its class repays.
+ * Requests the core holds back are dispatched by dispatch.c.
  *
  * Domains live until module unload. A flow (one host on one domain) lives
  * until its host is reclaimed (hosts.c) and the flow is empty; a host that
@@ -31,78 +17,19 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/hashtable.h>
-#include <linux/hrtimer.h>
 #include <linux/ktime.h>
 #include <linux/netlink.h>
 #include <linux/rculist.h>
-#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/stringify.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 
-#include "nvmet-qos.h"
+#include "domain.h"
 
-#define RELEASE_SCAN_NS		(20 * NSEC_PER_MSEC)
 #define DOMAIN_HASH_BITS	10	/* NQ_MAX_DOMAINS */
 #define FLOW_HASH_BITS		16
-
-/*
- * Below the 30 s I/O timeout of Linux hosts (nvme_core.io_timeout), with
- * room for the trip. Lower it for hosts with shorter timeouts.
- */
-static unsigned int hold_max_ms = 25000;
-module_param(hold_max_ms, uint, 0644);
-MODULE_PARM_DESC(hold_max_ms, "Longest a request is held at a time before its host is asked to send it again (Command Interrupted), in ms; 0: no bound (default 25000)");
-
-/* Linux hosts retry a command 5 times (nvme_core.max_retries). */
-static unsigned int hold_retries = 5;
-module_param(hold_retries, uint, 0644);
-MODULE_PARM_DESC(hold_retries, "Times a host is asked to send one command again before it is dispatched past its class's limits (default 5, Linux's nvme_core.max_retries)");
-
-struct nq_flow {
-	struct nqs_flow f;
-	struct nq_host *host;
-	struct nq_domain *dom;
-	struct hlist_node hnode;	/* in flow_hash */
-	struct list_head lnode;		/* on dom->flow_list */
-	struct rcu_head rcu;
-	u64 seq;			/* creation order in the domain */
-	u32 inflight;			/* admitted, not completed */
-	struct nq_flow_stats stats;
-};
-
-struct nq_domain {
-	struct list_head node;		/* on domains */
-	struct hlist_node hnode;	/* in domain_hash */
-	u32 key;
-	char name[32];
-	bool named;			/* name known (set by I/O, not netlink) */
-	spinlock_t lock;
-	struct nqs_domain sched;
-	struct nqs_class cls[NQ_MAX_CLASSES];
-	u32 cls_gen[NQ_MAX_CLASSES];	/* 0: slot not initialised */
-	struct list_head flow_list;	/* in creation order */
-	/*
-	 * Flows by creation number, the spill flow at 0: a dump resumes at
-	 * a number and copies one flow per hold of the lock.
-	 */
-	struct xarray flows;
-	u64 flow_seq;
-	struct nq_flow spill;		/* the overflow host's; dom set once used */
-	struct work_struct work;
-	struct hrtimer timer;
-	u64 scan_at;			/* next look for dying queues */
-	bool bypass;
-	/* Requests scheduled and their completions: equal once idle. */
-	u64 admitted, completed;
-	/* Held hold_max_ms: asked to be sent again, dispatched past limits */
-	u64 retried, forced;
-	struct nq_retries retries;	/* commands asked to be sent again */
-	/* completion rate over the last second */
-	u64 rate, rate_cost, rate_ns;
-};
 
 static LIST_HEAD(domains);
 static DEFINE_HASHTABLE(domain_hash, DOMAIN_HASH_BITS);
@@ -114,9 +41,6 @@ static int nr_domains;
 static atomic64_t nr_flows, flows_reclaimed, flows_spilled;
 /* Requests run unscheduled because memory was short (tracker or domain). */
 static atomic64_t unscheduled;
-static struct workqueue_struct *nq_wq;
-/* How held requests go back to nvmet (hook.c), given at init. */
-static const struct nq_req_ops *req_ops;
 static bool bypass_all;
 
 static u64 now_ns(void)
@@ -140,11 +64,6 @@ static struct nqs_class *domain_class(struct nq_domain *d, int id)
 		d->cls_gen[id] = gen;
 	}
 	return &d->cls[id];
-}
-
-static struct nq_flow *flow_of(const struct nqs_req *r)
-{
-	return container_of(r->flow, struct nq_flow, f);
 }
 
 static unsigned long flow_key(const struct nq_domain *d,
@@ -288,125 +207,6 @@ static void flow_apply(struct nq_domain *d, struct nq_flow *fl)
 	nqs_flow_set_class(&d->sched, &fl->f, domain_class(d, class_id));
 }
 
-static void domain_kick(struct nq_domain *d)
-{
-	queue_work(nq_wq, &d->work);
-}
-
-static enum hrtimer_restart domain_timer(struct hrtimer *t)
-{
-	domain_kick(container_of(t, struct nq_domain, timer));
-	return HRTIMER_NORESTART;
-}
-
-static bool req_dying(const struct nqs_req *r)
-{
-	return req_ops->dying(r);
-}
-
-/* Pop one held request whose queue is going away; under d->lock. */
-static struct nqs_req *pop_dying(struct nq_domain *d)
-{
-	struct nq_flow *fl;
-
-	list_for_each_entry(fl, &d->flow_list, lnode) {
-		struct nqs_req *r;
-
-		if (!fl->f.nr_queued)
-			continue;
-		if (d->bypass)
-			return nqs_flow_pop(&d->sched, &fl->f, NULL);
-		if (nq_mutant(dying_held))
-			continue;
-		r = nqs_flow_find(&fl->f, req_dying);
-		if (r)
-			return nqs_flow_pop(&d->sched, &fl->f, r);
-	}
-	return NULL;
-}
-
-/*
- * A request held hold_max_ms, under d->lock: asked to be sent again
- * (*@retry), or dispatched past its limits once hold_retries were asked.
- * One asked to be sent again leaves the books here, as it will be
- * neither executed nor completed through the scheduler.
- */
-static struct nqs_req *expire(struct nq_domain *d, u64 now, bool *retry)
-{
-	struct nqs_req *r;
-	struct nq_flow *fl;
-	bool dispatched;
-
-	r = nqs_expire(&d->sched, now,
-		       (u64)READ_ONCE(hold_max_ms) * NSEC_PER_MSEC,
-		       min(READ_ONCE(hold_retries), 255U), &dispatched);
-	if (!r)
-		return NULL;
-	fl = flow_of(r);
-	if (dispatched) {
-		d->forced++;
-		return r;
-	}
-	nq_retries_note(&d->retries, fl->host, r->key, r->first_ns,
-			r->retried + 1, now);
-	d->retried++;
-	d->completed++;
-	fl->inflight--;
-	nq_host_held(fl->host, -1);
-	r->flow = NULL;
-	*retry = true;
-	return r;
-}
-
-/*
- * The next request to execute: first any held request whose queue is going
- * away (looked for every RELEASE_SCAN_NS, and always when bypassing), then
- * what the scheduler allows. With nothing to run while requests are held,
- * arm the timer for the next ceiling refill or scan, whichever is first.
- */
-static struct nqs_req *next_request(struct nq_domain *d, bool *retry)
-{
-	struct nqs_req *r = NULL;
-	unsigned long flags;
-	u64 now = now_ns(), t;
-
-	*retry = false;
-	spin_lock_irqsave(&d->lock, flags);
-	if (d->bypass || now >= d->scan_at) {
-		r = pop_dying(d);
-		if (!r && !d->bypass)
-			r = expire(d, now, retry);
-		if (!r)
-			d->scan_at = now + RELEASE_SCAN_NS;
-	}
-	if (!r)
-		r = nqs_next(&d->sched, now);
-	if (r && !*retry)
-		nq_host_held(flow_of(r)->host, -1);
-	if (!r && d->sched.nr_queued) {
-		t = nqs_next_event(&d->sched, now);
-		if (!t || t > d->scan_at)
-			t = d->scan_at;
-		hrtimer_start(&d->timer, ns_to_ktime(t), HRTIMER_MODE_ABS);
-	}
-	spin_unlock_irqrestore(&d->lock, flags);
-	return r;
-}
-
-static void domain_work(struct work_struct *w)
-{
-	struct nq_domain *d = container_of(w, struct nq_domain, work);
-	struct nqs_req *r;
-	bool retry;
-
-	while ((r = next_request(d, &retry))) {
-		if (retry)
-			req_ops->retry(r);
-		else
-			req_ops->execute(r);
-		cond_resched();
-	}
-}
 
 /* Under RCU or domains_lock. */
 static struct nq_domain *domain_find(u32 key)
@@ -447,9 +247,7 @@ static struct nq_domain *domain_alloc(u32 key, const char *name, gfp_t gfp)
 	nq_retries_init(&d->retries);
 	/* taken under d->lock only, with interrupts off */
 	xa_init_flags(&d->flows, XA_FLAGS_LOCK_IRQ);
-	INIT_WORK(&d->work, domain_work);
-	hrtimer_init(&d->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
-	d->timer.function = domain_timer;
+	nq_dispatch_setup(d);
 	d->bypass = READ_ONCE(bypass_all);
 	d->rate_ns = now_ns();
 	return d;
@@ -654,7 +452,7 @@ int nq_domain_configure(u32 key, const struct nq_dev_conf *conf,
 	if (conf->set & NQ_DEV_SET_CAPACITY)
 		nqs_domain_set_capacity(&d->sched, conf->capacity, now_ns());
 	spin_unlock_irqrestore(&d->lock, flags);
-	domain_kick(d);
+	nq_domain_kick(d);
 	snapshot(d, snap);
 	return 0;
 }
@@ -693,7 +491,7 @@ bool nq_domain_submit(struct nq_domain *d, struct nq_host *host,
 		nq_host_held(fl->host, 1);
 	spin_unlock_irqrestore(&d->lock, flags);
 	if (!now)
-		domain_kick(d);
+		nq_domain_kick(d);
 	return now;
 }
 
@@ -720,7 +518,7 @@ void nq_domain_complete(struct nq_domain *d, struct nqs_req *r, u64 lat_ns)
 
 	if (!r->flow)
 		return;
-	fl = flow_of(r);
+	fl = nq_flow_of(r);
 	spin_lock_irqsave(&d->lock, flags);
 	d->completed++;
 	fl->inflight--;
@@ -730,7 +528,7 @@ void nq_domain_complete(struct nq_domain *d, struct nqs_req *r, u64 lat_ns)
 	kick = d->sched.nr_queued;
 	spin_unlock_irqrestore(&d->lock, flags);
 	if (kick)
-		domain_kick(d);
+		nq_domain_kick(d);
 }
 
 /* Push the policy to every domain; queued requests follow at once. */
@@ -755,7 +553,7 @@ void nq_domains_apply(void)
 		list_for_each_entry(fl, &d->flow_list, lnode)
 			flow_apply(d, fl);
 		spin_unlock_irqrestore(&d->lock, flags);
-		domain_kick(d);
+		nq_domain_kick(d);
 	}
 	rcu_read_unlock();
 }
@@ -772,7 +570,7 @@ void nq_domains_bypass(void)
 		spin_lock_irqsave(&d->lock, flags);
 		d->bypass = true;
 		spin_unlock_irqrestore(&d->lock, flags);
-		domain_kick(d);
+		nq_domain_kick(d);
 	}
 	rcu_read_unlock();
 	flush_workqueue(nq_wq);
@@ -917,10 +715,7 @@ void nq_domains_class_stats(int id, struct nq_class_stats *st)
 
 int nq_domains_init(const struct nq_req_ops *ops)
 {
-	req_ops = ops;
-	nq_wq = alloc_workqueue("nvmet_qos", WQ_UNBOUND | WQ_HIGHPRI |
-				WQ_MEM_RECLAIM, 0);
-	return nq_wq ? 0 : -ENOMEM;
+	return nq_dispatch_init(ops);
 }
 
 /* Called once nothing can reach a domain any more. */
@@ -932,8 +727,7 @@ void nq_domains_exit(void)
 	/* Nothing asks for a domain any more: no new one after this. */
 	cancel_work_sync(&wanted_work);
 	list_for_each_entry_safe(d, dtmp, &domains, node) {
-		cancel_work_sync(&d->work);
-		hrtimer_cancel(&d->timer);
+		nq_dispatch_stop(d);
 		WARN_ON_ONCE(d->sched.nr_queued);
 		list_for_each_entry_safe(fl, ftmp, &d->flow_list, lnode)
 			if (fl != &d->spill)
@@ -941,5 +735,5 @@ void nq_domains_exit(void)
 		list_del(&d->node);
 		domain_free(d);
 	}
-	destroy_workqueue(nq_wq);
+	nq_dispatch_exit();
 }

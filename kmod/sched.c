@@ -652,6 +652,29 @@ struct nqs_req *nqs_next(struct nqs_domain *d, u64 now)
 	return r;
 }
 
+/*
+ * Whether no held request could be dispatched now for its class's limits,
+ * every class holding some being above its ceiling. Then a request of
+ * another class takes nothing they could use: it need not wait behind
+ * them, and one class at its ceiling does not send every other host of
+ * the device through the dispatcher. Held requests that wait only for
+ * room (or for the dispatcher to come) keep their turn.
+ */
+static bool held_all_capped(const struct nqs_domain *d, u64 now)
+{
+	const struct nqs_link *l;
+
+	if (nq_mutant(capped_fast))
+		return false;
+	for (l = d->active.next; l != &d->active; l = l->next) {
+		struct nqs_class *c = nqs_entry(l, struct nqs_class, active);
+
+		if (class_within_ceiling(c, now))
+			return false;
+	}
+	return true;
+}
+
 bool nqs_submit(struct nqs_domain *d, struct nqs_req *r, u64 now)
 {
 	struct nqs_class *c = r->flow->cls;
@@ -663,8 +686,12 @@ bool nqs_submit(struct nqs_domain *d, struct nqs_req *r, u64 now)
 	r->wait_ns = 0;
 	if (!r->retried || !r->first_ns)
 		r->first_ns = now ? now : 1;
-	/* Nothing waiting: no ordering to keep, only the limits. */
-	if (!d->nr_queued &&
+	/*
+	 * Nothing waiting in its class, nor anything held that could go
+	 * now: no ordering to keep, only the limits. Its class is then not
+	 * active, so it resumes and idles around the charge.
+	 */
+	if ((!d->nr_queued || (!c->nr_queued && held_all_capped(d, now))) &&
 	    (has_room(d) || (latency_small(r) && has_lat_room(d))) &&
 	    within_capacity(d, now) && class_within_ceiling(c, now)) {
 		class_resume(d, c);

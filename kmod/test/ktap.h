@@ -26,4 +26,7 @@ void test_latency_vs_floor(void);
 /* hold_test.c: a bound on how long a request is held at a time. */
 void test_hold_bound(void);
 
+/* fast_test.c: admission on submission while requests are held. */
+void test_capped_fast(void);
+
 #endif

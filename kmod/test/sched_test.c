@@ -587,6 +587,7 @@ static const struct {
 	{ "host_weights", test_host_weights },
 	{ "latency_vs_floor", test_latency_vs_floor },
 	{ "hold_bound", test_hold_bound },
+	{ "capped_fast", test_capped_fast },
 };
 
 static bool chosen(const char *name, int argc, char **argv)

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Dispatch of the requests a domain holds back.
+ *
+ * They are dispatched from a workqueue, never from the completion path:
+ * completions may run in interrupt context, while nvmet's execute handlers
+ * submit bios and may sleep. A timer kicks the domain when a ceiling
+ * refills and, while anything is held, every RELEASE_SCAN_NS to let go of
+ * requests whose queue or namespace is being torn down, so that
+ * nvmet_sq_destroy() never waits on us (the glue aborts those of a dying
+ * queue and executes those of a namespace being disabled).
+ *
+ * A saturated device with held work is fed by several work items at once,
+ * one per CPU up to NQ_MAX_DISPATCHERS: a kick from CPU n queues item
+ * n mod dispatchers, and each pops one request at a time under the
+ * domain's lock and executes it outside. One item alone would submit, and
+ * sleep in submit_bio(), on one CPU for the whole device, and reach one
+ * of its hardware queues; the tags rule (hook.c) counts the queues the
+ * dispatchers can reach. Order across items is not kept, as nvmet keeps
+ * none across its own queues either.
+ *
+ * No request is held longer than hold_max_ms at a time: one that has been
+ * is answered Command Interrupted, which the host sends again (retry.c
+ * keeps its place in line), so that QoS never makes a host's I/O time
+ * out. A host allows only so many retries (Linux: 5); once hold_retries
+ * were asked of a command, it is dispatched at its next expiry whatever
+ * its class's limits, and charged: a debt its class repays.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpumask.h>
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
+#include <linux/minmax.h>
+#include <linux/moduleparam.h>
+#include <linux/sched.h>
+#include <linux/smp.h>
+#include <linux/spinlock.h>
+#include <linux/stringify.h>
+#include <linux/workqueue.h>
+
+#include "domain.h"
+
+#define RELEASE_SCAN_NS		(20 * NSEC_PER_MSEC)
+
+/*
+ * Below the 30 s I/O timeout of Linux hosts (nvme_core.io_timeout), with
+ * room for the trip. Lower it for hosts with shorter timeouts.
+ */
+static unsigned int hold_max_ms = 25000;
+module_param(hold_max_ms, uint, 0644);
+MODULE_PARM_DESC(hold_max_ms, "Longest a request is held at a time before its host is asked to send it again (Command Interrupted), in ms; 0: no bound (default 25000)");
+
+/* Linux hosts retry a command 5 times (nvme_core.max_retries). */
+static unsigned int hold_retries = 5;
+module_param(hold_retries, uint, 0644);
+MODULE_PARM_DESC(hold_retries, "Times a host is asked to send one command again before it is dispatched past its class's limits (default 5, Linux's nvme_core.max_retries)");
+
+static unsigned int dispatchers;
+module_param(dispatchers, uint, 0644);
+MODULE_PARM_DESC(dispatchers, "Work items that may dispatch one device's held requests at once (0: one per online CPU; at most " __stringify(NQ_MAX_DISPATCHERS) "; default 0)");
+
+struct workqueue_struct *nq_wq;
+/* How held requests go back to nvmet (hook.c), given at init. */
+static const struct nq_req_ops *req_ops;
+
+/* How many work items dispatch a domain's held requests now. */
+u32 nq_dispatchers(void)
+{
+	u32 n = READ_ONCE(dispatchers) ?: num_online_cpus();
+
+	return clamp_t(u32, n, 1, NQ_MAX_DISPATCHERS);
+}
+
+/*
+ * Something may be ready to run: wake the item of the kicking CPU. Kicks
+ * come from admission, completion and the timer, so a device busy on
+ * several CPUs is dispatched from as many items.
+ */
+void nq_domain_kick(struct nq_domain *d)
+{
+	u32 i = raw_smp_processor_id() % nq_dispatchers();
+
+	queue_work(nq_wq, &d->disp[i].work);
+}
+
+static enum hrtimer_restart domain_timer(struct hrtimer *t)
+{
+	nq_domain_kick(container_of(t, struct nq_domain, timer));
+	return HRTIMER_NORESTART;
+}
+
+static bool req_dying(const struct nqs_req *r)
+{
+	return req_ops->dying(r);
+}
+
+/* Pop one held request whose queue is going away; under d->lock. */
+static struct nqs_req *pop_dying(struct nq_domain *d)
+{
+	struct nq_flow *fl;
+
+	list_for_each_entry(fl, &d->flow_list, lnode) {
+		struct nqs_req *r;
+
+		if (!fl->f.nr_queued)
+			continue;
+		if (d->bypass)
+			return nqs_flow_pop(&d->sched, &fl->f, NULL);
+		if (nq_mutant(dying_held))
+			continue;
+		r = nqs_flow_find(&fl->f, req_dying);
+		if (r)
+			return nqs_flow_pop(&d->sched, &fl->f, r);
+	}
+	return NULL;
+}
+
+/*
+ * A request held hold_max_ms, under d->lock: asked to be sent again
+ * (*@retry), or dispatched past its limits once hold_retries were asked.
+ * One asked to be sent again leaves the books here, as it will be
+ * neither executed nor completed through the scheduler.
+ */
+static struct nqs_req *expire(struct nq_domain *d, u64 now, bool *retry)
+{
+	struct nqs_req *r;
+	struct nq_flow *fl;
+	bool dispatched;
+
+	r = nqs_expire(&d->sched, now,
+		       (u64)READ_ONCE(hold_max_ms) * NSEC_PER_MSEC,
+		       min(READ_ONCE(hold_retries), 255U), &dispatched);
+	if (!r)
+		return NULL;
+	fl = nq_flow_of(r);
+	if (dispatched) {
+		d->forced++;
+		return r;
+	}
+	nq_retries_note(&d->retries, fl->host, r->key, r->first_ns,
+			r->retried + 1, now);
+	d->retried++;
+	d->completed++;
+	fl->inflight--;
+	nq_host_held(fl->host, -1);
+	r->flow = NULL;
+	*retry = true;
+	return r;
+}
+
+/*
+ * The next request to execute: first any held request whose queue is going
+ * away (looked for every RELEASE_SCAN_NS, and always when bypassing), then
+ * what the scheduler allows. With nothing to run while requests are held,
+ * arm the timer for the next ceiling refill or scan, whichever is first.
+ */
+static struct nqs_req *next_request(struct nq_domain *d, bool *retry)
+{
+	struct nqs_req *r = NULL;
+	unsigned long flags;
+	u64 now = ktime_get_ns(), t;
+
+	*retry = false;
+	spin_lock_irqsave(&d->lock, flags);
+	if (d->bypass || now >= d->scan_at) {
+		r = pop_dying(d);
+		if (!r && !d->bypass)
+			r = expire(d, now, retry);
+		if (!r)
+			d->scan_at = now + RELEASE_SCAN_NS;
+	}
+	if (!r)
+		r = nqs_next(&d->sched, now);
+	if (r && !*retry)
+		nq_host_held(nq_flow_of(r)->host, -1);
+	if (!r && d->sched.nr_queued) {
+		t = nqs_next_event(&d->sched, now);
+		if (!t || t > d->scan_at)
+			t = d->scan_at;
+		hrtimer_start(&d->timer, ns_to_ktime(t), HRTIMER_MODE_ABS);
+	}
+	spin_unlock_irqrestore(&d->lock, flags);
+	return r;
+}
+
+static void dispatch_work(struct work_struct *w)
+{
+	struct nq_domain *d = container_of(w, struct nq_dispatcher, work)->dom;
+	struct nqs_req *r;
+	bool retry;
+
+	while ((r = next_request(d, &retry))) {
+		if (retry)
+			req_ops->retry(r);
+		else
+			req_ops->execute(r);
+		cond_resched();
+	}
+}
+
+void nq_dispatch_setup(struct nq_domain *d)
+{
+	int i;
+
+	for (i = 0; i < NQ_MAX_DISPATCHERS; i++) {
+		d->disp[i].dom = d;
+		INIT_WORK(&d->disp[i].work, dispatch_work);
+	}
+	hrtimer_init(&d->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	d->timer.function = domain_timer;
+}
+
+/* Nothing is held and nothing can kick @d any more: stop its dispatch. */
+void nq_dispatch_stop(struct nq_domain *d)
+{
+	int i;
+
+	hrtimer_cancel(&d->timer);
+	for (i = 0; i < NQ_MAX_DISPATCHERS; i++)
+		cancel_work_sync(&d->disp[i].work);
+}
+
+int nq_dispatch_init(const struct nq_req_ops *ops)
+{
+	req_ops = ops;
+	nq_wq = alloc_workqueue("nvmet_qos", WQ_UNBOUND | WQ_HIGHPRI |
+				WQ_MEM_RECLAIM, 0);
+	return nq_wq ? 0 : -ENOMEM;
+}
+
+void nq_dispatch_exit(void)
+{
+	destroy_workqueue(nq_wq);
+}

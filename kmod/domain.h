@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A scheduling domain's insides, shared by domain.c (lookup, admission,
+ * completion, configuration) and dispatch.c (the requests it held).
+ * Nothing else sees them.
+ */
+#ifndef NQ_DOMAIN_H
+#define NQ_DOMAIN_H
+
+#include <linux/hrtimer.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+
+#include "nvmet-qos.h"
+
+/*
+ * Held requests of one domain are dispatched by up to this many work items
+ * at once, one per CPU that last kicked it (dispatch.c).
+ */
+#define NQ_MAX_DISPATCHERS	16
+
+struct nq_flow {
+	struct nqs_flow f;
+	struct nq_host *host;
+	struct nq_domain *dom;
+	struct hlist_node hnode;	/* in flow_hash */
+	struct list_head lnode;		/* on dom->flow_list */
+	struct rcu_head rcu;
+	u64 seq;			/* creation order in the domain */
+	u32 inflight;			/* admitted, not completed */
+	struct nq_flow_stats stats;
+};
+
+struct nq_dispatcher {
+	struct work_struct work;
+	struct nq_domain *dom;
+};
+
+struct nq_domain {
+	struct list_head node;		/* on domains */
+	struct hlist_node hnode;	/* in domain_hash */
+	u32 key;
+	char name[32];
+	bool named;			/* name known (set by I/O, not netlink) */
+	spinlock_t lock;
+	struct nqs_domain sched;
+	struct nqs_class cls[NQ_MAX_CLASSES];
+	u32 cls_gen[NQ_MAX_CLASSES];	/* 0: slot not initialised */
+	struct list_head flow_list;	/* in creation order */
+	/*
+	 * Flows by creation number, the spill flow at 0: a dump resumes at
+	 * a number and copies one flow per hold of the lock.
+	 */
+	struct xarray flows;
+	u64 flow_seq;
+	struct nq_flow spill;		/* the overflow host's; dom set once used */
+	struct nq_dispatcher disp[NQ_MAX_DISPATCHERS];
+	struct hrtimer timer;
+	u64 scan_at;			/* next look for dying queues */
+	bool bypass;
+	/* Requests scheduled and their completions: equal once idle. */
+	u64 admitted, completed;
+	/* Held hold_max_ms: asked to be sent again, dispatched past limits */
+	u64 retried, forced;
+	struct nq_retries retries;	/* commands asked to be sent again */
+	/* completion rate over the last second */
+	u64 rate, rate_cost, rate_ns;
+};
+
+static inline struct nq_flow *nq_flow_of(const struct nqs_req *r)
+{
+	return container_of(r->flow, struct nq_flow, f);
+}
+
+/* dispatch.c */
+extern struct workqueue_struct *nq_wq;
+void nq_dispatch_setup(struct nq_domain *d);
+void nq_dispatch_stop(struct nq_domain *d);
+void nq_domain_kick(struct nq_domain *d);
+int nq_dispatch_init(const struct nq_req_ops *ops);
+void nq_dispatch_exit(void);
+
+#endif
