@@ -13,6 +13,10 @@ Prints one JSON record on stdout.
       The inference profile alone: its uncontended latency.
   measure.py randread SECS DEV
       4 KiB random reads at QD32: IOPS and p99 (the overhead test).
+  measure.py held SECS CTL DEV...
+      4 KiB random reads at QD32 from every device at once: IOPS summed,
+      and how many of those reads nvmet-qos held (CTL stats --json before
+      and after), the share of them that went through its dispatchers.
   measure.py insns SECS DEV
       4 KiB random reads at QD1 after a second's ramp: in a VM booted with
       --icount (scripts/vm), where a guest nanosecond is one instruction,
@@ -200,6 +204,28 @@ def randread(secs, dev):
             "fio_errors": fio_errors(out)}
 
 
+def held_ios(ctl):
+    out = subprocess.run([ctl, "stats", "--json"], capture_output=True,
+                         text=True, check=True).stdout
+    hosts = json.loads(out)["hosts"]
+    return (sum(h["held_ios"] for h in hosts),
+            sum(h["read_ios"] + h["write_ios"] for h in hosts))
+
+
+def held(secs, ctl, *devs):
+    held0, ios0 = held_ios(ctl)
+    jobs = [fio_job(d, int(secs), "randread", "4k", 32, 0, "held%d" % i)
+            for i, d in enumerate(devs)]
+    iops, errors = 0, 0
+    for p, out in jobs:
+        p.wait(timeout=int(secs) + 60)
+        iops += fio_json(out)["jobs"][0]["read"]["iops"]
+        errors += fio_errors(out)
+    held1, ios1 = held_ios(ctl)
+    return {"iops": iops, "held_pct": 100.0 * (held1 - held0) / max(ios1 - ios0, 1),
+            "fio_errors": errors}
+
+
 def insns(secs, dev):
     out = os.path.join(WORK, "bench.insns.json")
     # fio's own clock would read the TSC; the guest's clock is the one
@@ -248,6 +274,7 @@ def main():
     fn = {"pipeline": lambda: pipeline(args[0], int(args[1]), *args[2:]),
           "alone": lambda: alone(*args),
           "randread": lambda: randread(*args),
+          "held": lambda: held(*args),
           "insns": lambda: insns(*args),
           "scale": lambda: scale(*args)}[what]
     print(json.dumps(fn()))
