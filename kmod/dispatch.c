@@ -14,10 +14,10 @@
  * one per CPU up to NQ_MAX_DISPATCHERS: a kick from CPU n queues item
  * n mod dispatchers, and each pops one request at a time under the
  * domain's lock and executes it outside. One item alone would submit, and
- * sleep in submit_bio(), on one CPU for the whole device, and reach one
- * of its hardware queues; the tags rule (hook.c) counts the queues the
- * dispatchers can reach. Order across items is not kept, as nvmet keeps
- * none across its own queues either.
+ * sleep in submit_bio(), on one CPU for the whole device. The items run
+ * on an unbound workqueue, on whichever CPUs it picks, not necessarily the
+ * kicking one. Order across items is not kept, as nvmet keeps none across
+ * its own queues either.
  *
  * No request is held longer than hold_max_ms at a time: one that has been
  * is answered Command Interrupted, which the host sends again (retry.c
@@ -65,7 +65,7 @@ struct workqueue_struct *nq_wq;
 static const struct nq_req_ops *req_ops;
 
 /* How many work items dispatch a domain's held requests now. */
-u32 nq_dispatchers(void)
+static u32 dispatchers_now(void)
 {
 	u32 n = READ_ONCE(dispatchers) ?: num_online_cpus();
 
@@ -79,7 +79,7 @@ u32 nq_dispatchers(void)
  */
 void nq_domain_kick(struct nq_domain *d)
 {
-	u32 i = raw_smp_processor_id() % nq_dispatchers();
+	u32 i = raw_smp_processor_id() % dispatchers_now();
 
 	queue_work(nq_wq, &d->disp[i].work);
 }
@@ -150,6 +150,40 @@ static struct nqs_req *expire(struct nq_domain *d, u64 now, bool *retry)
 }
 
 /*
+ * Under d->lock, with requests held and none to run before @t (0: none
+ * before a completion): the timer is set for @t or the next scan,
+ * whichever is first, unless it is already set for earlier.
+ */
+static void arm(struct nq_domain *d, u64 t, u64 now)
+{
+	if (d->stopping)
+		return;
+	if (!t || t > d->scan_at)
+		t = d->scan_at;
+	if (d->timer_at > now && d->timer_at <= t)
+		return;
+	d->timer_at = t;
+	hrtimer_start(&d->timer, ns_to_ktime(t), HRTIMER_MODE_ABS);
+}
+
+/*
+ * Under d->lock, after a completion or a request held on submission, with
+ * nqs_held_next() @t: whether a dispatcher must come now. Else the timer
+ * is set for when a held request may go, so that completions while only
+ * capped classes hold requests do not each send a work item to find
+ * nothing. A scan that is due counts as work now.
+ */
+bool nq_domain_wake(struct nq_domain *d, u64 t, u64 now)
+{
+	if (!d->sched.nr_queued)
+		return false;
+	if ((t && t <= now) || now >= d->scan_at)
+		return true;
+	arm(d, t, now);
+	return false;
+}
+
+/*
  * The next request to execute: first any held request whose queue is going
  * away (looked for every RELEASE_SCAN_NS, and always when bypassing), then
  * what the scheduler allows. With nothing to run while requests are held,
@@ -159,7 +193,7 @@ static struct nqs_req *next_request(struct nq_domain *d, bool *retry)
 {
 	struct nqs_req *r = NULL;
 	unsigned long flags;
-	u64 now = ktime_get_ns(), t;
+	u64 now = ktime_get_ns();
 
 	*retry = false;
 	spin_lock_irqsave(&d->lock, flags);
@@ -175,10 +209,9 @@ static struct nqs_req *next_request(struct nq_domain *d, bool *retry)
 	if (r && !*retry)
 		nq_host_held(nq_flow_of(r)->host, -1);
 	if (!r && d->sched.nr_queued) {
-		t = nqs_next_event(&d->sched, now);
-		if (!t || t > d->scan_at)
-			t = d->scan_at;
-		hrtimer_start(&d->timer, ns_to_ktime(t), HRTIMER_MODE_ABS);
+		/* What it is set for is stale: it has fired, or is later. */
+		d->timer_at = 0;
+		arm(d, nqs_next_event(&d->sched, now), now);
 	}
 	spin_unlock_irqrestore(&d->lock, flags);
 	return r;
@@ -211,11 +244,20 @@ void nq_dispatch_setup(struct nq_domain *d)
 	d->timer.function = domain_timer;
 }
 
-/* Nothing is held and nothing can kick @d any more: stop its dispatch. */
+/*
+ * Nothing is held and nothing can kick @d any more: stop its dispatch. A
+ * work item still running could arm the timer after it was cancelled, and
+ * the timer queue an item after the items were: once stopping is set
+ * under the lock no item arms it, so one cancel of each suffices.
+ */
 void nq_dispatch_stop(struct nq_domain *d)
 {
+	unsigned long flags;
 	int i;
 
+	spin_lock_irqsave(&d->lock, flags);
+	d->stopping = true;
+	spin_unlock_irqrestore(&d->lock, flags);
 	hrtimer_cancel(&d->timer);
 	for (i = 0; i < NQ_MAX_DISPATCHERS; i++)
 		cancel_work_sync(&d->disp[i].work);

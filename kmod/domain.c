@@ -466,7 +466,7 @@ bool nq_domain_submit(struct nq_domain *d, struct nq_host *host,
 {
 	struct nq_flow *fl;
 	unsigned long flags;
-	bool now;
+	bool now, kick = false;
 	u64 t;
 
 	spin_lock_irqsave(&d->lock, flags);
@@ -487,10 +487,12 @@ bool nq_domain_submit(struct nq_domain *d, struct nq_host *host,
 		nq_retries_take(&d->retries, fl->host, r->key, t, &r->first_ns,
 				&r->retried);
 	now = nqs_submit(&d->sched, r, t);
-	if (!now)
+	if (!now) {
 		nq_host_held(fl->host, 1);
+		kick = nq_domain_wake(d, nqs_held_next(&d->sched, t), t);
+	}
 	spin_unlock_irqrestore(&d->lock, flags);
-	if (!now)
+	if (kick)
 		nq_domain_kick(d);
 	return now;
 }
@@ -522,10 +524,9 @@ void nq_domain_complete(struct nq_domain *d, struct nqs_req *r, u64 lat_ns)
 	spin_lock_irqsave(&d->lock, flags);
 	d->completed++;
 	fl->inflight--;
-	nqs_complete(&d->sched, r, lat_ns, now);
+	kick = nq_domain_wake(d, nqs_complete(&d->sched, r, lat_ns, now), now);
 	nq_stats_complete(&fl->stats, r, lat_ns);
 	update_rate(d, now);
-	kick = d->sched.nr_queued;
 	spin_unlock_irqrestore(&d->lock, flags);
 	if (kick)
 		nq_domain_kick(d);

@@ -56,8 +56,10 @@ struct nq_domain {
 	struct nq_flow spill;		/* the overflow host's; dom set once used */
 	struct nq_dispatcher disp[NQ_MAX_DISPATCHERS];
 	struct hrtimer timer;
+	u64 timer_at;			/* what the timer was set for */
 	u64 scan_at;			/* next look for dying queues */
 	bool bypass;
+	bool stopping;			/* dispatch ending: arm no timer */
 	/* Requests scheduled and their completions: equal once idle. */
 	u64 admitted, completed;
 	/* Held hold_max_ms: asked to be sent again, dispatched past limits */
@@ -77,6 +79,7 @@ extern struct workqueue_struct *nq_wq;
 void nq_dispatch_setup(struct nq_domain *d);
 void nq_dispatch_stop(struct nq_domain *d);
 void nq_domain_kick(struct nq_domain *d);
+bool nq_domain_wake(struct nq_domain *d, u64 t, u64 now);
 int nq_dispatch_init(const struct nq_req_ops *ops);
 void nq_dispatch_exit(void);
 

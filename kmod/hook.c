@@ -140,10 +140,11 @@ static struct req_bucket *bucket_of(const struct nvmet_req *req)
 /*
  * How many requests @disk serves at once: its driver tags over the hardware
  * queues that take nvmet's bios (shared tags counted once; poll queues
- * serve only polled I/O), and of those queues only as many as there are
- * work items dispatching held requests, since each reaches the queue of
- * the CPU it runs on. 0 for a disk without blk-mq (a stacked device),
- * whose limit is below it, out of our sight.
+ * serve only polled I/O). All of them, whatever the dispatchers: requests
+ * admitted at once are submitted from nvmet's own contexts on any CPU,
+ * and the dispatchers' work items run wherever the unbound workqueue puts
+ * them. 0 for a disk without blk-mq (a stacked device), whose limit is
+ * below it, out of our sight.
  */
 static u32 disk_tags(struct gendisk *disk)
 {
@@ -159,7 +160,7 @@ static u32 disk_tags(struct gendisk *disk)
 	queues = set->map[HCTX_TYPE_DEFAULT].nr_queues;
 	if (set->nr_maps > HCTX_TYPE_READ)
 		queues += set->map[HCTX_TYPE_READ].nr_queues;
-	return tags * min(queues, nq_dispatchers());
+	return tags * queues;
 }
 
 static struct nq_domain *disk_domain(struct gendisk *disk)

@@ -171,8 +171,6 @@ bool nq_domain_submit(struct nq_domain *d, struct nq_host *host,
 void nq_domain_complete(struct nq_domain *d, struct nqs_req *r, u64 lat_ns);
 void nq_domains_apply(void);
 void nq_domains_bypass(void);
-/* dispatch.c: work items dispatching one domain's held requests. */
-u32 nq_dispatchers(void);
 int nq_domain_walk(unsigned long *pos,
 		   int (*fn)(const struct nq_dev_snapshot *snap, void *arg),
 		   void *arg);

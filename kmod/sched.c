@@ -872,15 +872,33 @@ out:
 	window_reset(d, now);
 }
 
-void nqs_complete(struct nqs_domain *d, const struct nqs_req *r, u64 lat_ns,
-		  u64 now)
+/*
+ * Without room only the latency class may go (at once, if it has its own
+ * headroom); with room, a class within its ceiling now, or the first
+ * refill. A completion while only capped classes hold requests then gives
+ * a time to wait for, not a reason to come.
+ */
+u64 nqs_held_next(struct nqs_domain *d, u64 now)
 {
+	u64 t;
+
+	if (!d->nr_queued)
+		return 0;
+	if (!has_room(d))
+		return has_lat_room(d) ? (now ? now : 1) : 0;
+	t = nqs_next_event(d, now);
+	return t ? t : (now ? now : 1);
+}
+
+u64 nqs_complete(struct nqs_domain *d, const struct nqs_req *r, u64 lat_ns,
+		 u64 now)
+{
+	u64 t;
+
 	d->inflight -= min(d->inflight, r->cost);
 	if (d->inflight_ios)
 		d->inflight_ios--;
 	d->completed_cost += r->cost;
-	if (d->nr_queued && !d->kick_ns)
-		d->kick_ns = now ? now : 1;
 	d->win_lat += lat_ns;
 	d->win_cost += r->cost;
 	d->win_ios++;
@@ -898,6 +916,11 @@ void nqs_complete(struct nqs_domain *d, const struct nqs_req *r, u64 lat_ns,
 	}
 	if (d->win_ios >= WIN_IOS && now - d->win_start >= WIN_NS)
 		adapt(d, now);
+	/* Only a kick the caller makes is timed (lag_sample()). */
+	t = nqs_held_next(d, now);
+	if (t && t <= (now ? now : 1) && !d->kick_ns)
+		d->kick_ns = now ? now : 1;
+	return t;
 }
 
 u64 nqs_next_event(struct nqs_domain *d, u64 now)

@@ -254,9 +254,20 @@ bool nqs_submit(struct nqs_domain *d, struct nqs_req *r, u64 now);
 /* The next held request that may be dispatched now, or NULL. */
 struct nqs_req *nqs_next(struct nqs_domain *d, u64 now);
 
-/* @r finished at the device after @lat_ns. */
-void nqs_complete(struct nqs_domain *d, const struct nqs_req *r, u64 lat_ns,
-		  u64 now);
+/*
+ * @r finished at the device after @lat_ns. Returns nqs_held_next(): the
+ * caller comes for held requests (nqs_next()) only when it is due, not on
+ * every completion while only classes above their ceiling hold requests.
+ */
+u64 nqs_complete(struct nqs_domain *d, const struct nqs_req *r, u64 lat_ns,
+		 u64 now);
+
+/*
+ * When a held request may be dispatched: at most @now if one may go now;
+ * later, when a ceiling or the capacity refills; 0 when nothing is held
+ * or only a completion can let one go (the device has no room).
+ */
+u64 nqs_held_next(struct nqs_domain *d, u64 now);
 
 /*
  * When nqs_next() might return a request without a completion happening

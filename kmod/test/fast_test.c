@@ -6,6 +6,10 @@
  * class's request is admitted, where before any held request anywhere on
  * the device sent it to the queue (and so through the module's
  * dispatcher). A held request that waits for room keeps its turn.
+ *
+ * Completions wake the caller's dispatcher only when a held request may
+ * go: not while the classes holding requests wait for their ceiling to
+ * refill, which the caller's timer is set for.
  */
 #include <stdio.h>
 
@@ -19,6 +23,25 @@ static bool submit(struct nqs_domain *d, struct nqs_flow *f, struct nqs_req *r,
 {
 	*r = (struct nqs_req){ .flow = f, .bytes = bytes };
 	return nqs_submit(d, r, now);
+}
+
+/*
+ * Submit BIG reads of @f from @rq until one is held (true) or 64 were
+ * admitted (false); *@n the number admitted before.
+ */
+static bool fill(struct nqs_domain *d, struct nqs_flow *f, struct nqs_req *rq,
+		 u32 *n, u64 now)
+{
+	u32 i;
+
+	for (i = 0; i < 64; i++) {
+		if (!submit(d, f, &rq[i], BIG, now)) {
+			*n = i;
+			return true;
+		}
+	}
+	*n = i;
+	return false;
 }
 
 void test_capped_fast(void)
@@ -42,12 +65,7 @@ void test_capped_fast(void)
 	nqs_flow_init(&ft, &ct, 100);
 
 	/* The capped class spends its burst, then has reads held. */
-	for (i = 0; i < 64 && !held; i++) {
-		if (submit(&d, &fc, &rq[i], BIG, now))
-			nc = i + 1;
-		else
-			held = true;
-	}
+	held = fill(&d, &fc, rq, &nc, now);
 	ok &= held && !nqs_next(&d, now);
 	printf("# capped class: %u reads admitted, then held at its ceiling\n", nc);
 	ok &= submit(&d, &ff, &one, SMALL, now);
@@ -61,18 +79,59 @@ void test_capped_fast(void)
 	nqs_complete(&d, &one, 100000, now);
 	for (i = 0; i < nc; i++)
 		nqs_complete(&d, &rq[i], 100000, now);
-	held = false;
-	for (i = 0; i < 64 && !held; i++) {
-		if (submit(&d, &ff, &fr[i], BIG, now))
-			nf = i + 1;
-		else
-			held = true;
-	}
-	ok &= held;
+	held = fill(&d, &ff, fr, &nf, now);
+	ok &= held && nf > 0 && !fr[nf - 1].queued_ns;
 	/* A completion makes room: the held read has the turn. */
 	nqs_complete(&d, &fr[0], 100000, now);
 	ok &= !submit(&d, &ft, &other, SMALL, now);
 	printf("# %u reads fill the device; after one completes, a third class's read is %s\n",
 	       nf, other.queued_ns ? "held behind the one waiting for room" : "admitted");
 	result(ok, "capped_fast: a class at its ceiling holds only its own requests");
+}
+
+void test_complete_kick(void)
+{
+	struct nqs_class_conf capped = { .weight = 100, .ceil_bps = 1 * MB };
+	struct nqs_class_conf plain = { .weight = 100 };
+	static struct nqs_req rq[64], fr[64], one[4];
+	struct nqs_class cc, cf;
+	struct nqs_flow fc, ff;
+	struct nqs_domain d;
+	u64 now = 1 * MS;
+	u32 i, nf = 0;
+	bool ok = true, held = false, kick;
+	u64 t;
+
+	nqs_domain_init(&d, now);
+	nqs_class_init(&cc, &capped, now);
+	nqs_class_init(&cf, &plain, now);
+	nqs_flow_init(&fc, &cc, 100);
+	nqs_flow_init(&ff, &cf, 100);
+
+	ok &= fill(&d, &fc, rq, &nf, now);
+	for (i = 0; i < 4; i++)
+		ok &= submit(&d, &ff, &one[i], SMALL, now);
+	t = nqs_complete(&d, &one[0], 100000, now + 10000);
+	kick = t && t <= now + 10000;
+	ok &= !kick && t > now + 10000 && !d.kick_ns;
+	printf("# another class's completion while only the capped class holds: %s\n",
+	       kick ? "wakes the dispatcher" : "wakes nobody, gives the refill");
+	t = nqs_complete(&d, &one[1], 100000, now + 2 * NQS_NSEC);
+	kick = t && t <= now + 2 * NQS_NSEC;
+	ok &= kick && d.kick_ns;
+	printf("# the same once the ceiling has refilled: %s\n",
+	       kick ? "wakes the dispatcher" : "wakes nobody");
+
+	/* A device full of another class's reads: a completion makes room. */
+	nqs_domain_init(&d, now);
+	nqs_class_init(&cf, &plain, now);
+	nqs_flow_init(&ff, &cf, 100);
+	held = fill(&d, &ff, fr, &nf, now);
+	ok &= held && nf > 0;
+	t = nqs_complete(&d, &fr[0], 100000, now);
+	kick = t && t <= now;
+	ok &= kick;
+	printf("# a completion on a full device with %u reads: %s\n", nf,
+	       kick ? "wakes the dispatcher" : "wakes nobody");
+	result(ok, "complete_kick: completions wake the dispatcher only when a held request may go");
 }

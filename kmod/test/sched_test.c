@@ -588,6 +588,7 @@ static const struct {
 	{ "latency_vs_floor", test_latency_vs_floor },
 	{ "hold_bound", test_hold_bound },
 	{ "capped_fast", test_capped_fast },
+	{ "complete_kick", test_complete_kick },
 };
 
 static bool chosen(const char *name, int argc, char **argv)
