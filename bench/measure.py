@@ -13,10 +13,11 @@ Prints one JSON record on stdout.
       The inference profile alone: its uncontended latency.
   measure.py randread SECS DEV
       4 KiB random reads at QD32: IOPS and p99 (the overhead test).
-  measure.py held SECS CTL DEV...
+  measure.py held SECS CTL CEIL_IOPS DEV...
       4 KiB random reads at QD32 from every device at once: IOPS summed,
       and how many of those reads nvmet-qos held (CTL stats --json before
       and after), the share of them that went through its dispatchers.
+      CEIL_IOPS, the hosts' class's ceiling, goes into the record.
   measure.py insns SECS DEV
       4 KiB random reads at QD1 after a second's ramp: in a VM booted with
       --icount (scripts/vm), where a guest nanosecond is one instruction,
@@ -212,7 +213,7 @@ def held_ios(ctl):
             sum(h["read_ios"] + h["write_ios"] for h in hosts))
 
 
-def held(secs, ctl, *devs):
+def held(secs, ctl, ceil_iops, *devs):
     held0, ios0 = held_ios(ctl)
     jobs = [fio_job(d, int(secs), "randread", "4k", 32, 0, "held%d" % i)
             for i, d in enumerate(devs)]
@@ -223,7 +224,7 @@ def held(secs, ctl, *devs):
         errors += fio_errors(out)
     held1, ios1 = held_ios(ctl)
     return {"iops": iops, "held_pct": 100.0 * (held1 - held0) / max(ios1 - ios0, 1),
-            "fio_errors": errors}
+            "ceil_iops": int(ceil_iops), "fio_errors": errors}
 
 
 def insns(secs, dev):

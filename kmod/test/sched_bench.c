@@ -7,17 +7,25 @@
  * Every run drives one domain the way the module does: a request is
  * offered with nqs_submit(); when as many are outstanding as the run
  * keeps (the hosts' queue depth), the oldest in flight completes with
- * nqs_complete() and nqs_next() dispatches what was held. Reads are 4 KiB
+ * nqs_complete() and, when that says a held read may go, nqs_next()
+ * dispatches until nothing more may, as the module's dispatcher does.
+ * Reads are 4 KiB
  * and their "device" is a clock that moves 174 ns per read, 23.5 GB/s.
  *
  * sched_bench [--json] [hosts|lock]: both, or the one named.
  *
  * hosts:  ns per I/O with 8, 512, 4,096 and 65,536 hosts in 8 classes,
- *         one thread, on the virtual clock.
+ *         one thread, on the virtual clock, DEPTH reads outstanding (the
+ *         core's depth binds, and some are held).
  * lock:   reads per second with 1, 2 and 4 threads on one domain under one
  *         spinlock, taken around each call as domain.c takes d->lock;
  *         beside it the same threads each on a domain of its own, sharing
- *         no lock: what per-CPU state would approach.
+ *         no lock: what per-CPU state would approach. Each domain has
+ *         LOCK_DEPTH reads outstanding (on one shared, each thread its
+ *         part), below any depth the core allows: nothing is held in
+ *         either mode, so both measure the fast path alone, one submit
+ *         and one completion per read, the path that should not take a
+ *         device-wide lock.
  */
 #include <pthread.h>
 #include <stddef.h>
@@ -34,7 +42,8 @@
 u64 nqs_mul_div_overflows;
 
 #define CLASSES		8
-#define DEPTH		256	/* outstanding per run (or thread) */
+#define DEPTH		256	/* outstanding per domain */
+#define LOCK_DEPTH	16	/* the same, in the lock runs */
 #define READ_NS		174	/* 4 KiB at 23.5 GB/s */
 /*
  * Threads on one domain dispatch each other's held requests, as the
@@ -73,7 +82,7 @@ struct run {
 	volatile int *stop;	/* set: the run ends */
 	u32 threads;		/* on the shared domain */
 	pthread_spinlock_t *lock;	/* NULL: this run's alone */
-	u64 ios;
+	u64 ios, held;
 };
 
 static u64 mono_ns(void)
@@ -110,9 +119,12 @@ static void unlock(struct run *r)
 		pthread_spin_unlock(r->lock);
 }
 
-/* @nr_flows hosts in CLASSES classes of shares 10, 20, ... 80. */
+/*
+ * @nr_flows hosts in CLASSES classes of shares 10, 20, ... 80, keeping
+ * @depth reads outstanding.
+ */
 static void run_init(struct run *r, struct nqs_domain *dom,
-		     struct nqs_class *cls, u32 nr_flows, u64 seed)
+		     struct nqs_class *cls, u32 nr_flows, u32 depth, u64 seed)
 {
 	u32 i;
 
@@ -139,7 +151,7 @@ static void run_init(struct run *r, struct nqs_domain *dom,
 	for (i = 0; i < nr_flows; i++)
 		nqs_flow_init(&r->flows[i], &cls[i % CLASSES], 100);
 	pthread_spin_init(&r->back_lock, PTHREAD_PROCESS_PRIVATE);
-	for (i = 0; i < DEPTH; i++) {
+	for (i = 0; i < depth; i++) {
 		r->reqs[i].owner = r;
 		r->free[r->nr_free++] = &r->reqs[i].q;
 	}
@@ -200,16 +212,18 @@ static void complete_one(struct run *r, struct nqs_domain *dom)
 {
 	struct nqs_req *q = r->fly[r->fly_head];
 	u64 at = r->fly_at[r->fly_head], now;
+	bool kick;
 
 	r->fly_head = (r->fly_head + 1) % RING;
 	r->nr_fly--;
 	lock(r);
 	now = run_now(r);
-	nqs_complete(dom, q, now - at, now);
+	kick = nqs_complete(dom, q, now - at, now);
 	unlock(r);
 	give_back(r, q);
 	r->ios++;
-	drain(r, dom);
+	if (kick)
+		drain(r, dom);
 }
 
 /* One read by a random host: submitted, and a completion once full. */
@@ -249,6 +263,8 @@ static void one_io(struct run *r, struct nqs_domain *dom)
 	unlock(r);
 	if (go)
 		fly(r, q, now);
+	else
+		r->held++;
 }
 
 static double cost_per_io(u32 hosts, u64 ios)
@@ -259,7 +275,7 @@ static double cost_per_io(u32 hosts, u64 ios)
 
 	if (!r)
 		exit(2);
-	run_init(r, NULL, NULL, hosts, 0x9e3779b97f4a7c15ULL);
+	run_init(r, NULL, NULL, hosts, DEPTH, 0x9e3779b97f4a7c15ULL);
 	/* warm up: every flow seen, the depth settled */
 	for (i = 0; i < ios / 4; i++)
 		one_io(r, &r->dom);
@@ -317,11 +333,11 @@ static void *thread_fn(void *p)
 
 /*
  * Reads per second of @nr threads for @secs, on one domain under one
- * lock (@shared) or each on its own. A shared domain's clock is shared
+ * lock (@shared) or each on its own; *@held the share of them held. A shared domain's clock is shared
  * too, moved under the lock, so that each read costs the core the same
  * whatever the threads' timing.
  */
-static double lock_rate(u32 nr, bool shared, double secs)
+static double lock_rate(u32 nr, bool shared, double secs, double *held)
 {
 	struct thread_arg *a = aligned_alloc(128, nr * sizeof(*a));
 	pthread_t *t = calloc(nr, sizeof(*t));
@@ -332,7 +348,7 @@ static double lock_rate(u32 nr, bool shared, double secs)
 	volatile int stop = 0;
 	u64 clock = 1;
 	struct timespec nap;
-	u64 ios = 0, t0;
+	u64 ios = 0, nheld = 0, t0;
 	u32 i;
 
 	if (!a || !t)
@@ -348,7 +364,8 @@ static double lock_rate(u32 nr, bool shared, double secs)
 	}
 	for (i = 0; i < nr; i++) {
 		run_init(&a[i].run, shared ? &dom : NULL, shared ? cls : NULL,
-			 512, 0x2545f4914f6cdd1dULL * (i + 1));
+			 512, shared ? LOCK_DEPTH / nr : LOCK_DEPTH,
+			 0x2545f4914f6cdd1dULL * (i + 1));
 		a[i].run.threads = nr;
 		if (shared)
 			a[i].run.clock = &clock;
@@ -368,7 +385,9 @@ static double lock_rate(u32 nr, bool shared, double secs)
 	for (i = 0; i < nr; i++) {
 		pthread_join(t[i], NULL);
 		ios += a[i].run.ios;
+		nheld += a[i].run.held;
 	}
+	*held = ios ? (double)nheld / ios : 0;
 	t0 = mono_ns() - t0;
 	for (i = 0; i < nr; i++)
 		free(a[i].run.flows);
@@ -387,16 +406,20 @@ static void bench_lock(void)
 	else
 		printf("# 4 KiB reads/s through the core, threads on one domain under one\n"
 		       "# spinlock (the module's d->lock) against a domain per thread\n"
-		       "%-8s %14s %14s\n", "threads", "shared", "per-thread");
+		       "%-8s %14s %6s %14s %6s\n", "threads", "shared", "held",
+		       "per-thread", "held");
 	for (i = 0; i < sizeof(threads) / sizeof(threads[0]); i++) {
-		double sh = lock_rate(threads[i], true, 2);
-		double pt = lock_rate(threads[i], false, 2);
+		double hs, hp;
+		double sh = lock_rate(threads[i], true, 2, &hs);
+		double pt = lock_rate(threads[i], false, 2, &hp);
 
 		if (json)
-			printf("%s{\"threads\":%u,\"shared\":%.0f,\"per_thread\":%.0f}",
-			       i ? "," : "", threads[i], sh, pt);
+			printf("%s{\"threads\":%u,\"shared\":%.0f,\"per_thread\":%.0f,"
+			       "\"shared_held\":%.3f,\"per_thread_held\":%.3f}",
+			       i ? "," : "", threads[i], sh, pt, hs, hp);
 		else
-			printf("%-8u %14.0f %14.0f\n", threads[i], sh, pt);
+			printf("%-8u %14.0f %5.1f%% %14.0f %5.1f%%\n", threads[i],
+			       sh, 100 * hs, pt, 100 * hp);
 	}
 	if (json)
 		printf("]");
