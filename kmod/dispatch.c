@@ -177,7 +177,7 @@ bool nq_domain_wake(struct nq_domain *d, u64 t, u64 now)
 {
 	if (!d->sched.nr_queued)
 		return false;
-	if ((t && t <= now) || now >= d->scan_at)
+	if (nqs_due(t, now) || now >= d->scan_at)
 		return true;
 	arm(d, t, now);
 	return false;

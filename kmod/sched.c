@@ -918,7 +918,7 @@ u64 nqs_complete(struct nqs_domain *d, const struct nqs_req *r, u64 lat_ns,
 		adapt(d, now);
 	/* Only a kick the caller makes is timed (lag_sample()). */
 	t = nqs_held_next(d, now);
-	if (t && t <= (now ? now : 1) && !d->kick_ns)
+	if (nqs_due(t, now) && !d->kick_ns)
 		d->kick_ns = now ? now : 1;
 	return t;
 }

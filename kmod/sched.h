@@ -269,6 +269,12 @@ u64 nqs_complete(struct nqs_domain *d, const struct nqs_req *r, u64 lat_ns,
  */
 u64 nqs_held_next(struct nqs_domain *d, u64 now);
 
+/* Whether nqs_held_next()'s @t is due at @now: the caller comes now. */
+static inline bool nqs_due(u64 t, u64 now)
+{
+	return t && t <= (now ? now : 1);
+}
+
 /*
  * When nqs_next() might return a request without a completion happening
  * first (a ceiling refills), in ns; 0 when nothing is held.

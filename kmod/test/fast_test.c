@@ -112,12 +112,12 @@ void test_complete_kick(void)
 	for (i = 0; i < 4; i++)
 		ok &= submit(&d, &ff, &one[i], SMALL, now);
 	t = nqs_complete(&d, &one[0], 100000, now + 10000);
-	kick = t && t <= now + 10000;
+	kick = nqs_due(t, now + 10000);
 	ok &= !kick && t > now + 10000 && !d.kick_ns;
 	printf("# another class's completion while only the capped class holds: %s\n",
 	       kick ? "wakes the dispatcher" : "wakes nobody, gives the refill");
 	t = nqs_complete(&d, &one[1], 100000, now + 2 * NQS_NSEC);
-	kick = t && t <= now + 2 * NQS_NSEC;
+	kick = nqs_due(t, now + 2 * NQS_NSEC);
 	ok &= kick && d.kick_ns;
 	printf("# the same once the ceiling has refilled: %s\n",
 	       kick ? "wakes the dispatcher" : "wakes nobody");
@@ -129,7 +129,7 @@ void test_complete_kick(void)
 	held = fill(&d, &ff, fr, &nf, now);
 	ok &= held && nf > 0;
 	t = nqs_complete(&d, &fr[0], 100000, now);
-	kick = t && t <= now;
+	kick = nqs_due(t, now);
 	ok &= kick;
 	printf("# a completion on a full device with %u reads: %s\n", nf,
 	       kick ? "wakes the dispatcher" : "wakes nobody");

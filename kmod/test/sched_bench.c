@@ -9,8 +9,8 @@
  * keeps (the hosts' queue depth), the oldest in flight completes with
  * nqs_complete() and, when that says a held read may go, nqs_next()
  * dispatches until nothing more may, as the module's dispatcher does.
- * Reads are 4 KiB
- * and their "device" is a clock that moves 174 ns per read, 23.5 GB/s.
+ * Reads are 4 KiB and their "device" is a clock that moves 174 ns per
+ * read, 23.5 GB/s.
  *
  * sched_bench [--json] [hosts|lock]: both, or the one named.
  *
@@ -218,7 +218,7 @@ static void complete_one(struct run *r, struct nqs_domain *dom)
 	r->nr_fly--;
 	lock(r);
 	now = run_now(r);
-	kick = nqs_complete(dom, q, now - at, now);
+	kick = nqs_due(nqs_complete(dom, q, now - at, now), now);
 	unlock(r);
 	give_back(r, q);
 	r->ios++;
@@ -333,9 +333,9 @@ static void *thread_fn(void *p)
 
 /*
  * Reads per second of @nr threads for @secs, on one domain under one
- * lock (@shared) or each on its own; *@held the share of them held. A shared domain's clock is shared
- * too, moved under the lock, so that each read costs the core the same
- * whatever the threads' timing.
+ * lock (@shared) or each on its own; *@held the share of them held. A
+ * shared domain's clock is shared too, moved under the lock, so that each
+ * read costs the core the same whatever the threads' timing.
  */
 static double lock_rate(u32 nr, bool shared, double secs, double *held)
 {
