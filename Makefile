@@ -2,7 +2,7 @@
 #
 # nvmet-qos: per-host QoS for the Linux NVMe-oF target.
 #
-#   make            build kmod/nvmet-qos.ko and ctl/nvmet-qos
+#   make            build kmod/nvmet-qos.ko, ctl/nvmet-qos and qosd/nvmet-qosd
 #   make deps       install the Debian packages the build, tests and demo need
 #   make check      run every test: unit tests here, kernel tests in a VM,
 #                   all of them on 6.1, the core ones on 6.12 (CHECK_KERNELS)
@@ -58,12 +58,13 @@ DEBIAN_PKGS := build-essential bc bison flex kmod pkg-config cpio xz-utils \
 	linux-image-6.12-amd64 linux-headers-6.12-amd64 linux-source-6.12 \
 	qemu-system-x86 busybox-static nvme-cli fio \
 	libnl-3-dev libnl-genl-3-dev gnuplot-nox groff-base systemd dkms openssl \
-	libelf-dev libssl-dev strace dmsetup patch
+	libelf-dev libssl-dev strace dmsetup patch \
+	libcurl4-openssl-dev libjson-c-dev etcd-server etcd-client curl
 
-.PHONY: all module ctl deps check check-all-kernels check-debug check-mutants unit-check vm-check demo bench install \
+.PHONY: all module ctl qosd deps check check-all-kernels check-debug check-mutants unit-check vm-check demo bench install \
 	uninstall dkms-install dkms-uninstall clean FORCE
 
-all: module ctl
+all: module ctl qosd
 
 # Extracted again when the extractor changed (it may take more files).
 $(NVMET_DIR)/kernel.release: scripts/nvmet-src
@@ -75,6 +76,9 @@ module: $(NVMET_DIR)/kernel.release
 
 ctl:
 	$(MAKE) -C ctl
+
+qosd:
+	$(MAKE) -C qosd
 
 deps:
 	@if [ "$$(id -u)" -ne 0 ]; then SUDO=sudo; fi; \
@@ -152,4 +156,5 @@ dkms-uninstall:
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) NVMET_DIR=$(NVMET_DIR) clean 2>/dev/null || true
 	if [ -d ctl ]; then $(MAKE) -C ctl clean; fi
+	$(MAKE) -C qosd clean
 	rm -rf $(BUILD)

@@ -1,0 +1,536 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * etcd v3 over its JSON gateway; see etcd.h. Base64 is OpenSSL's, JSON
+ * json-c's, HTTP libcurl's.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <curl/curl.h>
+#include <json-c/json.h>
+#include <openssl/evp.h>
+
+#include "etcd.h"
+
+/* A watch's messages are small; a policy is at most 16 MiB, like a file. */
+#define REPLY_MAX	(20u << 20)
+
+struct buf {
+	char *p;
+	size_t len, cap;
+	bool overflow;
+};
+
+struct etcd_watch {
+	struct etcd *e;
+	CURLM *multi;
+	CURL *easy;
+	struct curl_slist *hdr;
+	char *body;
+	struct json_tokener *tok;
+	struct json_object *pending;	/* parsed, not yet handed out */
+	bool ended;
+};
+
+static void set_err(struct etcd *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(e->err, sizeof(e->err), fmt, ap);
+	va_end(ap);
+}
+
+/* ---- base64 ------------------------------------------------------------- */
+
+static char *b64_encode(const char *s, size_t len)
+{
+	char *out = malloc(4 * ((len + 2) / 3) + 1);
+
+	if (out)
+		EVP_EncodeBlock((unsigned char *)out, (const unsigned char *)s,
+				(int)len);
+	return out;
+}
+
+/* Decoded and NUL-terminated; NULL if @s is not base64. */
+static char *b64_decode(const char *s, size_t *outlen)
+{
+	size_t len = strlen(s), pad = 0;
+	char *out;
+	int n;
+
+	if (len % 4)
+		return NULL;
+	out = malloc(len / 4 * 3 + 1);
+	if (!out)
+		return NULL;
+	n = EVP_DecodeBlock((unsigned char *)out, (const unsigned char *)s,
+			    (int)len);
+	if (n < 0) {
+		free(out);
+		return NULL;
+	}
+	/* EVP_DecodeBlock counts the padding's bytes as zeroes. */
+	while (pad < 2 && len > pad && s[len - 1 - pad] == '=')
+		pad++;
+	*outlen = (size_t)n - pad;
+	out[*outlen] = '\0';
+	return out;
+}
+
+/* ---- HTTP --------------------------------------------------------------- */
+
+static size_t buf_write(char *data, size_t size, size_t n, void *arg)
+{
+	struct buf *b = arg;
+	size_t len = size * n;
+	char *p;
+
+	if (b->len + len + 1 > REPLY_MAX) {
+		b->overflow = true;
+		return 0;
+	}
+	if (b->len + len + 1 > b->cap) {
+		size_t cap = (b->len + len + 1) * 2;
+
+		p = realloc(b->p, cap);
+		if (!p)
+			return 0;
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, data, len);
+	b->len += len;
+	b->p[b->len] = '\0';
+	return len;
+}
+
+int etcd_init(struct etcd *e, const char *endpoints, char *err, size_t len)
+{
+	char *list, *tok, *save = NULL;
+
+	memset(e, 0, sizeof(*e));
+	e->timeout_ms = 2000;
+	list = strdup(endpoints);
+	if (!list)
+		return -1;
+	for (tok = strtok_r(list, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (e->n == ETCD_ENDPOINTS_MAX) {
+			snprintf(err, len, "more than %d endpoints",
+				 ETCD_ENDPOINTS_MAX);
+			goto fail;
+		}
+		if (strncmp(tok, "http://", 7) && strncmp(tok, "https://", 8)) {
+			snprintf(err, len, "endpoint \"%s\": want http://HOST:PORT",
+				 tok);
+			goto fail;
+		}
+		e->url[e->n++] = strdup(tok);
+	}
+	free(list);
+	if (!e->n) {
+		snprintf(err, len, "no endpoint given");
+		return -1;
+	}
+	return 0;
+fail:
+	free(list);
+	etcd_exit(e);
+	return -1;
+}
+
+void etcd_exit(struct etcd *e)
+{
+	int i;
+
+	for (i = 0; i < e->n; i++)
+		free(e->url[i]);
+	e->n = 0;
+}
+
+static CURL *request(const char *url, const char *path, const char *body,
+		     struct curl_slist *hdr, struct buf *out)
+{
+	char full[512];
+	CURL *c = curl_easy_init();
+
+	if (!c)
+		return NULL;
+	snprintf(full, sizeof(full), "%s%s", url, path);
+	curl_easy_setopt(c, CURLOPT_URL, full);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
+	curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdr);
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, 1000L);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, buf_write);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, out);
+	return c;
+}
+
+/* An error reply of the gateway ({"error": ...}) as text, or NULL. */
+static const char *reply_error(struct json_object *o)
+{
+	struct json_object *err, *msg;
+
+	if (!json_object_object_get_ex(o, "error", &err))
+		return NULL;
+	if (json_object_object_get_ex(err, "message", &msg))
+		return json_object_get_string(msg);
+	return json_object_get_string(err);
+}
+
+/*
+ * POST @req to @path on the first endpoint that answers, starting with
+ * the last one that did. Returns the reply (json_object_put() it), or
+ * NULL with e->err.
+ */
+static struct json_object *call(struct etcd *e, const char *path,
+				struct json_object *req)
+{
+	struct curl_slist *hdr;
+	const char *body = json_object_to_json_string_ext(req,
+						JSON_C_TO_STRING_PLAIN);
+	struct json_object *reply = NULL;
+	int i;
+
+	hdr = curl_slist_append(NULL, "Content-Type: application/json");
+	for (i = 0; i < e->n && !reply; i++) {
+		int at = (e->cur + i) % e->n;
+		struct buf out = { 0 };
+		long code = 0;
+		CURLcode rc;
+		CURL *c;
+
+		c = request(e->url[at], path, body, hdr, &out);
+		if (!c) {
+			set_err(e, "out of memory");
+			break;
+		}
+		curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, e->timeout_ms);
+		rc = curl_easy_perform(c);
+		curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
+		curl_easy_cleanup(c);
+		if (rc != CURLE_OK) {
+			set_err(e, "%s: %s", e->url[at], curl_easy_strerror(rc));
+			free(out.p);
+			continue;
+		}
+		reply = out.p ? json_tokener_parse(out.p) : NULL;
+		if (!reply)
+			set_err(e, "%s%s: HTTP %ld, not JSON", e->url[at], path,
+				code);
+		else if (reply_error(reply) || code != 200) {
+			/* A member without a leader says so: ask another. */
+			set_err(e, "%s%s: HTTP %ld: %s", e->url[at], path, code,
+				reply_error(reply) ?: "no message");
+			json_object_put(reply);
+			reply = NULL;
+		}
+		if (reply)
+			e->cur = at;
+		free(out.p);
+	}
+	curl_slist_free_all(hdr);
+	return reply;
+}
+
+/* ---- messages ----------------------------------------------------------- */
+
+static int64_t get_i64(struct json_object *o, const char *name)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, name, &v))
+		return 0;
+	/* etcd's int64s are strings; json-c converts either. */
+	return json_object_get_int64(v);
+}
+
+static void add_b64(struct json_object *o, const char *name, const char *s,
+		    size_t len)
+{
+	char *b = b64_encode(s, len);
+
+	json_object_object_add(o, name, json_object_new_string(b ? b : ""));
+	free(b);
+}
+
+void etcd_kv_free(struct etcd_kv *kv)
+{
+	free(kv->key);
+	free(kv->value);
+	memset(kv, 0, sizeof(*kv));
+}
+
+/* A KeyValue message into @kv. */
+static int kv_parse(struct json_object *o, struct etcd_kv *kv)
+{
+	struct json_object *k, *v;
+	size_t len = 0;
+
+	memset(kv, 0, sizeof(*kv));
+	if (!json_object_object_get_ex(o, "key", &k))
+		return -1;
+	kv->key = b64_decode(json_object_get_string(k), &len);
+	if (json_object_object_get_ex(o, "value", &v))
+		kv->value = b64_decode(json_object_get_string(v),
+				       &kv->value_len);
+	else
+		kv->value = strdup("");	/* proto3 leaves out an empty value */
+	kv->mod_revision = get_i64(o, "mod_revision");
+	if (!kv->key || !kv->value) {
+		etcd_kv_free(kv);
+		return -1;
+	}
+	return 0;
+}
+
+int etcd_get(struct etcd *e, const char *key, struct etcd_kv *kv,
+	     int64_t *rev)
+{
+	struct json_object *req = json_object_new_object(), *reply, *kvs, *hdr;
+	int ret = 1;
+
+	memset(kv, 0, sizeof(*kv));
+	add_b64(req, "key", key, strlen(key));
+	reply = call(e, "/v3/kv/range", req);
+	json_object_put(req);
+	if (!reply)
+		return -1;
+	json_object_object_get_ex(reply, "header", &hdr);
+	*rev = get_i64(hdr, "revision");
+	if (json_object_object_get_ex(reply, "kvs", &kvs) &&
+	    json_object_array_length(kvs) > 0) {
+		ret = kv_parse(json_object_array_get_idx(kvs, 0), kv);
+		if (ret)
+			set_err(e, "a malformed key-value in etcd's reply");
+	}
+	json_object_put(reply);
+	return ret;
+}
+
+int etcd_put(struct etcd *e, const char *key, const char *value,
+	     int64_t lease)
+{
+	struct json_object *req = json_object_new_object(), *reply;
+
+	add_b64(req, "key", key, strlen(key));
+	add_b64(req, "value", value, strlen(value));
+	if (lease)
+		json_object_object_add(req, "lease",
+				       json_object_new_int64(lease));
+	reply = call(e, "/v3/kv/put", req);
+	json_object_put(req);
+	json_object_put(reply);
+	return reply ? 0 : -1;
+}
+
+int etcd_lease_grant(struct etcd *e, long ttl, int64_t *id)
+{
+	struct json_object *req = json_object_new_object(), *reply;
+
+	json_object_object_add(req, "TTL", json_object_new_int64(ttl));
+	reply = call(e, "/v3/lease/grant", req);
+	json_object_put(req);
+	if (!reply)
+		return -1;
+	*id = get_i64(reply, "ID");
+	json_object_put(reply);
+	if (!*id) {
+		set_err(e, "lease grant: no ID in the reply");
+		return -1;
+	}
+	return 0;
+}
+
+long etcd_lease_keepalive(struct etcd *e, int64_t id)
+{
+	struct json_object *req = json_object_new_object(), *reply, *res;
+	long ttl;
+
+	json_object_object_add(req, "ID", json_object_new_int64(id));
+	reply = call(e, "/v3/lease/keepalive", req);
+	json_object_put(req);
+	if (!reply)
+		return -1;
+	/* A stream of one message: {"result": {"TTL": ...}}. */
+	if (!json_object_object_get_ex(reply, "result", &res))
+		res = reply;
+	ttl = (long)get_i64(res, "TTL");
+	json_object_put(reply);
+	return ttl;
+}
+
+int etcd_lease_revoke(struct etcd *e, int64_t id)
+{
+	struct json_object *req = json_object_new_object(), *reply;
+
+	json_object_object_add(req, "ID", json_object_new_int64(id));
+	reply = call(e, "/v3/lease/revoke", req);
+	json_object_put(req);
+	json_object_put(reply);
+	return reply ? 0 : -1;
+}
+
+/* ---- watch -------------------------------------------------------------- */
+
+/* Bytes of the stream: complete messages are parsed one after another. */
+static size_t watch_write(char *data, size_t size, size_t n, void *arg)
+{
+	struct etcd_watch *w = arg;
+	size_t len = size * n, off = 0;
+
+	while (off < len) {
+		struct json_object *o;
+		enum json_tokener_error jerr;
+
+		/* Messages are separated by newlines, which json-c skips. */
+		if (data[off] == '\n' || data[off] == '\r' || data[off] == ' ') {
+			off++;
+			continue;
+		}
+		o = json_tokener_parse_ex(w->tok, data + off, (int)(len - off));
+		jerr = json_tokener_get_error(w->tok);
+		if (jerr == json_tokener_continue)
+			return len;
+		if (!o) {
+			set_err(w->e, "watch: %s", json_tokener_error_desc(jerr));
+			w->ended = true;
+			return 0;
+		}
+		off += json_tokener_get_parse_end(w->tok);
+		json_tokener_reset(w->tok);
+		if (!w->pending)
+			w->pending = json_object_new_array();
+		json_object_array_add(w->pending, o);
+	}
+	return len;
+}
+
+struct etcd_watch *etcd_watch_start(struct etcd *e, const char *key,
+				    int64_t from)
+{
+	struct json_object *req = json_object_new_object(), *create;
+	struct etcd_watch *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		goto fail;
+	w->e = e;
+	create = json_object_new_object();
+	add_b64(create, "key", key, strlen(key));
+	json_object_object_add(create, "start_revision",
+			       json_object_new_int64(from));
+	json_object_object_add(req, "create_request", create);
+	w->body = strdup(json_object_to_json_string_ext(req,
+						JSON_C_TO_STRING_PLAIN));
+	w->tok = json_tokener_new();
+	w->hdr = curl_slist_append(NULL, "Content-Type: application/json");
+	w->multi = curl_multi_init();
+	w->easy = request(e->url[e->cur], "/v3/watch", w->body, w->hdr, NULL);
+	if (!w->body || !w->tok || !w->multi || !w->easy)
+		goto fail;
+	curl_easy_setopt(w->easy, CURLOPT_WRITEFUNCTION, watch_write);
+	curl_easy_setopt(w->easy, CURLOPT_WRITEDATA, w);
+	curl_multi_add_handle(w->multi, w->easy);
+	json_object_put(req);
+	return w;
+fail:
+	json_object_put(req);
+	set_err(e, "watch: out of memory");
+	etcd_watch_stop(w);
+	return NULL;
+}
+
+/* Hand out the parsed messages' events, up to one that ends the watch. */
+static void watch_deliver(struct etcd_watch *w,
+			 void (*fn)(void *arg, const struct etcd_kv *kv),
+			 void *arg)
+{
+	size_t i, j, n = w->pending ? json_object_array_length(w->pending) : 0;
+
+	for (i = 0; i < n && !w->ended; i++) {
+		struct json_object *m = json_object_array_get_idx(w->pending, i);
+		struct json_object *res, *evs, *type, *kvo, *v;
+
+		if (!json_object_object_get_ex(m, "result", &res)) {
+			set_err(w->e, "watch: %s", reply_error(m) ?: "no result");
+			w->ended = true;
+			break;
+		}
+		if (json_object_object_get_ex(res, "canceled", &v) &&
+		    json_object_get_boolean(v)) {
+			set_err(w->e, "watch canceled (compacted at %" PRId64 ")",
+				get_i64(res, "compact_revision"));
+			w->ended = true;
+			break;
+		}
+		if (!json_object_object_get_ex(res, "events", &evs))
+			continue;
+		for (j = 0; j < json_object_array_length(evs); j++) {
+			struct json_object *ev = json_object_array_get_idx(evs, j);
+			struct etcd_kv kv;
+
+			if (!json_object_object_get_ex(ev, "kv", &kvo) ||
+			    kv_parse(kvo, &kv))
+				continue;
+			kv.deleted = json_object_object_get_ex(ev, "type", &type) &&
+				     !strcmp(json_object_get_string(type), "DELETE");
+			fn(arg, &kv);
+			etcd_kv_free(&kv);
+		}
+	}
+	json_object_put(w->pending);
+	w->pending = NULL;
+}
+
+int etcd_watch_poll(struct etcd_watch *w, int timeout_ms,
+		    void (*fn)(void *arg, const struct etcd_kv *kv), void *arg)
+{
+	int running = 0;
+	CURLMsg *msg;
+	int left;
+
+	curl_multi_perform(w->multi, &running);
+	if (!w->pending && running)
+		curl_multi_poll(w->multi, NULL, 0, timeout_ms, NULL);
+	curl_multi_perform(w->multi, &running);
+	while ((msg = curl_multi_info_read(w->multi, &left))) {
+		if (msg->msg != CURLMSG_DONE)
+			continue;
+		if (!w->ended)
+			set_err(w->e, "watch ended: %s",
+				curl_easy_strerror(msg->data.result));
+		w->ended = true;
+	}
+	if (!running && !w->ended) {
+		set_err(w->e, "watch ended");
+		w->ended = true;
+	}
+	/* Events received before the end still count. */
+	watch_deliver(w, fn, arg);
+	return w->ended ? -1 : 0;
+}
+
+void etcd_watch_stop(struct etcd_watch *w)
+{
+	if (!w)
+		return;
+	if (w->multi && w->easy)
+		curl_multi_remove_handle(w->multi, w->easy);
+	if (w->easy)
+		curl_easy_cleanup(w->easy);
+	if (w->multi)
+		curl_multi_cleanup(w->multi);
+	curl_slist_free_all(w->hdr);
+	if (w->tok)
+		json_tokener_free(w->tok);
+	json_object_put(w->pending);
+	free(w->body);
+	free(w);
+}

@@ -1,0 +1,129 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# nvmet-qosd on the real module, with etcd in the VM: a policy written to
+# etcd reaches the module within 1 s and its ceiling holds on a host's
+# reads (10 MB/s +- 5%, as 012); the head publishes the revision it
+# applied; a malformed policy and one the kernel refuses halfway are
+# refused with their reasons, and the module keeps the policy it had.
+# qosd/test-qosd.sh covers several heads and a cluster that fails.
+. "$(dirname "$0")/lib.sh"
+nq_require nvme fio python3 etcd etcdctl curl
+
+W=$NQ_WORK
+QOSD=$NQ_ROOT/qosd/nvmet-qosd
+SECS=${NQ_SECS:-12}
+CAP=$(nq_rate 10000000)
+[ -x "$QOSD" ] || die "no $QOSD: build qosd/ first"
+
+qosd_pid=
+stop_all() {
+	[ -z "$qosd_pid" ] || kill "$qosd_pid" 2> /dev/null
+	"$NQ_ROOT/scripts/etcd-cluster" stop "$W/etcd"
+	nq_cleanup
+}
+trap stop_all EXIT
+
+nq_target_setup 50 512
+d1=$(nq_connect 1) || exit 1
+nq_load_qos
+
+urls=$("$NQ_ROOT/scripts/etcd-cluster" start "$W/etcd" 1 23790) || die "etcd did not start"
+ec() { ETCDCTL_API=3 etcdctl --endpoints "$urls" "$@"; }
+"$QOSD" --endpoints "$urls" --name head1 --interval 0.5 --tool "$NQ_CTL" \
+	2> >(while IFS= read -r l; do echo "$l"; echo "$(date +%s%N) $l" >> "$W/qosd.times"; done > "$W/qosd.log") &
+qosd_pid=$!
+# Started (libraries loaded over 9p, etcd read, the watch set): from
+# here a write is a change to a running head.
+for ((i = 0; i < 200; i++)); do
+	grep -q "waiting for one" "$W/qosd.log" && break
+	sleep 0.1
+done
+[ "$i" -lt 200 ] || die "nvmet-qosd did not start in 20 s: $(cat "$W/qosd.log")"
+
+# put KEY < VALUE: through etcd's JSON gateway with curl, which starts in
+# milliseconds where etcdctl (Go) takes seconds under TCG: the time to
+# apply is measured from before the write.
+put() {
+	printf '{"key": "%s", "value": "%s"}' "$(printf %s "$1" | base64 -w0)" \
+		"$(base64 -w0)" | curl -sf -m 5 -X POST -d @- "${urls%%,*}/v3/kv/put" > /dev/null
+}
+revision() { ec get "$1" -w json | python3 -c 'import json,sys; print(json.load(sys.stdin)["kvs"][0]["mod_revision"])'; }
+
+cat > "$W/policy.json" <<EOF
+{
+  "version": 1,
+  "classes": [
+    { "name": "training", "share": 30, "max_bps": $CAP },
+    { "name": "inference", "share": 70, "latency": true }
+  ],
+  "hosts": [ { "nqn": "$(host_nqn 1)", "class": "training" } ]
+}
+EOF
+t0=$(date +%s%N)
+put /nvmet-qos/policy < "$W/policy.json" || die "the policy could not be written to etcd"
+log "written to etcd in $(nq_ms_since "$t0") ms"
+rev=$(revision /nvmet-qos/policy)
+for ((i = 0; i < 100; i++)); do
+	"$NQ_CTL" host show "$(host_nqn 1)" --json 2> /dev/null | grep -q '"class": *"training"' && break
+	sleep 0.05
+done
+[ "$i" -lt 100 ] || die "the policy did not reach the module in 5 s: $(cat "$W/qosd.log")"
+# The module has the policy when "nvmet-qos restore" returns: the time
+# of the daemon's line saying so. The probe above (a run of the tool
+# every 50 ms) sees it later, and its time is only reported.
+t=$(grep -m1 "applied the policy of revision $rev " "$W/qosd.times" | cut -d' ' -f1)
+ms=$(((t - t0) / 1000000))
+log "policy of revision $rev applied $ms ms after the write began; seen by a probe after $(nq_ms_since "$t0") ms"
+[ "$ms" -lt 1000 ] || fail "the policy took $ms ms to reach the module (bar: 1000)"
+"$NQ_CTL" class show training --json | grep -q "\"max_bps\": *$CAP" ||
+	fail "the module's training class lacks the ceiling: $("$NQ_CTL" class show training --json)"
+
+sleep 0.6
+st=$(ec get /nvmet-qos/heads/head1 --print-value-only)
+log "status: $st"
+grep -q "\"applied_revision\":$rev," <<< "$st" || fail "the head does not report revision $rev: $st"
+
+# The ceiling from etcd holds on real I/O.
+nq_overlap_rates etcd "$SECS" "--rw=randread --bs=128k --iodepth=16" "$d1"
+rate=${NQ_RATES[0]}
+log "ceiling $CAP B/s from etcd: host 1 read $rate B/s ($(pct "$rate" "$CAP")%) over $NQ_WINDOW_MS ms"
+[ "$NQ_WINDOW_MS" -gt 0 ] && ! within "$(pct "$rate" "$CAP")" 100 5 &&
+	fail "the class capped through etcd read $rate B/s, not $CAP B/s +- 5%"
+
+# refused NAME PATTERN: the last policy written is refused for PATTERN,
+# logged with its revision, and the module is as it was.
+refused() {
+	local name=$1 pat=$2 bad
+	bad=$(revision /nvmet-qos/policy)
+	for ((i = 0; i < 40; i++)); do
+		grep -q "refused the policy of revision $bad" "$W/qosd.log" && break
+		sleep 0.05
+	done
+	grep "refused the policy of revision $bad, keeping revision $rev: .*$pat" "$W/qosd.log" |
+		sed 's/^/# /' | grep . || fail "$name: no refusal of revision $bad for /$pat/: $(tail -n 3 "$W/qosd.log")"
+	[ "$(nq_policy_state)" = "$before" ] || fail "$name: the module's policy changed"
+}
+
+before=$(nq_policy_state)
+ec put /nvmet-qos/policy '{"version": 1, "classes": [{"name": "training", "max_bps": "fast"}]}' > /dev/null
+refused malformed 'max_bps'
+
+# The kernel refuses the 64th class: restore's roll back leaves nothing.
+python3 - "$W/policy.json" > "$W/many.json" <<'EOF'
+import json, sys
+p = json.load(open(sys.argv[1]))
+p["classes"] += [{"name": "c%02d" % i, "share": i + 1} for i in range(64)]
+print(json.dumps(p))
+EOF
+ec put /nvmet-qos/policy < "$W/many.json" > /dev/null
+refused kernel_refused 'too many classes'
+
+kill "$qosd_pid"
+wait "$qosd_pid"
+rc=$?
+qosd_pid=
+[ "$rc" -eq 0 ] || fail "nvmet-qosd exited $rc on SIGTERM"
+sed 's/^/# qosd: /' "$W/qosd.log" | tail -n 6
+
+nq_finish
