@@ -16,8 +16,11 @@
 
 #include "etcd.h"
 
-/* A watch's messages are small; a policy is at most 16 MiB, like a file. */
-#define REPLY_MAX	(20u << 20)
+/*
+ * The largest reply taken: a policy is at most 16 MiB, like a file, and
+ * 21.4 MiB in base64 inside its JSON.
+ */
+#define REPLY_MAX	(24u << 20)
 
 struct buf {
 	char *p;
@@ -33,6 +36,8 @@ struct etcd_watch {
 	char *body;
 	struct json_tokener *tok;
 	struct json_object *pending;	/* parsed, not yet handed out */
+	int at;				/* the endpoint it reads from */
+	bool mid;			/* inside a message */
 	bool ended;
 };
 
@@ -43,6 +48,27 @@ static void set_err(struct etcd *e, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(e->err, sizeof(e->err), fmt, ap);
 	va_end(ap);
+}
+
+/*
+ * @o's member @name if it has type @type, else NULL: a reply is read
+ * only as far as it has the shape etcd gives it, whatever sent it.
+ */
+static struct json_object *member(struct json_object *o, const char *name,
+				  enum json_type type)
+{
+	struct json_object *v;
+
+	if (!json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, name, &v) ||
+	    !json_object_is_type(v, type))
+		return NULL;
+	return v;
+}
+
+static const char *member_str(struct json_object *o, const char *name)
+{
+	return json_object_get_string(member(o, name, json_type_string));
 }
 
 /* ---- base64 ------------------------------------------------------------- */
@@ -115,7 +141,11 @@ int etcd_init(struct etcd *e, const char *endpoints, char *err, size_t len)
 	char *list, *tok, *save = NULL;
 
 	memset(e, 0, sizeof(*e));
-	e->timeout_ms = 2000;
+	/*
+	 * etcd answers in milliseconds; a member that takes a second is
+	 * stuck or cut off, and the next one is asked.
+	 */
+	e->timeout_ms = 1000;
 	list = strdup(endpoints);
 	if (!list)
 		return -1;
@@ -176,13 +206,13 @@ static CURL *request(const char *url, const char *path, const char *body,
 /* An error reply of the gateway ({"error": ...}) as text, or NULL. */
 static const char *reply_error(struct json_object *o)
 {
-	struct json_object *err, *msg;
+	struct json_object *err;
 
-	if (!json_object_object_get_ex(o, "error", &err))
+	if (!json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, "error", &err))
 		return NULL;
-	if (json_object_object_get_ex(err, "message", &msg))
-		return json_object_get_string(msg);
-	return json_object_get_string(err);
+	return member_str(err, "message") ?: json_object_get_string(err) ?:
+	       "an error";
 }
 
 /*
@@ -246,9 +276,13 @@ static int64_t get_i64(struct json_object *o, const char *name)
 {
 	struct json_object *v;
 
-	if (!o || !json_object_object_get_ex(o, name, &v))
+	if (!json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, name, &v))
 		return 0;
-	/* etcd's int64s are strings; json-c converts either. */
+	/* etcd's int64s are strings; json-c converts either (0 if neither). */
+	if (!json_object_is_type(v, json_type_string) &&
+	    !json_object_is_type(v, json_type_int))
+		return 0;
 	return json_object_get_int64(v);
 }
 
@@ -271,18 +305,15 @@ void etcd_kv_free(struct etcd_kv *kv)
 /* A KeyValue message into @kv. */
 static int kv_parse(struct json_object *o, struct etcd_kv *kv)
 {
-	struct json_object *k, *v;
+	const char *k = member_str(o, "key"), *v = member_str(o, "value");
 	size_t len = 0;
 
 	memset(kv, 0, sizeof(*kv));
-	if (!json_object_object_get_ex(o, "key", &k))
+	if (!k)
 		return -1;
-	kv->key = b64_decode(json_object_get_string(k), &len);
-	if (json_object_object_get_ex(o, "value", &v))
-		kv->value = b64_decode(json_object_get_string(v),
-				       &kv->value_len);
-	else
-		kv->value = strdup("");	/* proto3 leaves out an empty value */
+	kv->key = b64_decode(k, &len);
+	/* proto3 leaves out an empty value */
+	kv->value = v ? b64_decode(v, &kv->value_len) : strdup("");
 	kv->mod_revision = get_i64(o, "mod_revision");
 	if (!kv->key || !kv->value) {
 		etcd_kv_free(kv);
@@ -303,10 +334,15 @@ int etcd_get(struct etcd *e, const char *key, struct etcd_kv *kv,
 	json_object_put(req);
 	if (!reply)
 		return -1;
-	json_object_object_get_ex(reply, "header", &hdr);
+	hdr = member(reply, "header", json_type_object);
 	*rev = get_i64(hdr, "revision");
-	if (json_object_object_get_ex(reply, "kvs", &kvs) &&
-	    json_object_array_length(kvs) > 0) {
+	if (!*rev) {
+		set_err(e, "a range reply without a revision");
+		json_object_put(reply);
+		return -1;
+	}
+	kvs = member(reply, "kvs", json_type_array);
+	if (kvs && json_object_array_length(kvs) > 0) {
 		ret = kv_parse(json_object_array_get_idx(kvs, 0), kv);
 		if (ret)
 			set_err(e, "a malformed key-value in etcd's reply");
@@ -360,8 +396,7 @@ long etcd_lease_keepalive(struct etcd *e, int64_t id)
 	if (!reply)
 		return -1;
 	/* A stream of one message: {"result": {"TTL": ...}}. */
-	if (!json_object_object_get_ex(reply, "result", &res))
-		res = reply;
+	res = member(reply, "result", json_type_object) ?: reply;
 	ttl = (long)get_i64(res, "TTL");
 	json_object_put(reply);
 	return ttl;
@@ -390,14 +425,15 @@ static size_t watch_write(char *data, size_t size, size_t n, void *arg)
 		struct json_object *o;
 		enum json_tokener_error jerr;
 
-		/* Messages are separated by newlines, which json-c skips. */
-		if (data[off] == '\n' || data[off] == '\r' || data[off] == ' ') {
+		/* Between messages: the newline that ends each. */
+		if (!w->mid && strchr(" \t\r\n", data[off])) {
 			off++;
 			continue;
 		}
 		o = json_tokener_parse_ex(w->tok, data + off, (int)(len - off));
 		jerr = json_tokener_get_error(w->tok);
-		if (jerr == json_tokener_continue)
+		w->mid = jerr == json_tokener_continue;
+		if (w->mid)
 			return len;
 		if (!o) {
 			set_err(w->e, "watch: %s", json_tokener_error_desc(jerr));
@@ -431,12 +467,22 @@ struct etcd_watch *etcd_watch_start(struct etcd *e, const char *key,
 						JSON_C_TO_STRING_PLAIN));
 	w->tok = json_tokener_new();
 	w->hdr = curl_slist_append(NULL, "Content-Type: application/json");
+	/*
+	 * A member that loses its leader ends the watch ("hasleader", gRPC
+	 * metadata through the gateway): it would hear of no change.
+	 */
+	w->hdr = curl_slist_append(w->hdr, "Grpc-Metadata-hasleader: true");
 	w->multi = curl_multi_init();
-	w->easy = request(e->url[e->cur], "/v3/watch", w->body, w->hdr, NULL);
+	w->at = e->cur;
+	w->easy = request(e->url[w->at], "/v3/watch", w->body, w->hdr, NULL);
 	if (!w->body || !w->tok || !w->multi || !w->easy)
 		goto fail;
 	curl_easy_setopt(w->easy, CURLOPT_WRITEFUNCTION, watch_write);
 	curl_easy_setopt(w->easy, CURLOPT_WRITEDATA, w);
+	/* A member whose machine died sends nothing, not even a reset. */
+	curl_easy_setopt(w->easy, CURLOPT_TCP_KEEPALIVE, 1L);
+	curl_easy_setopt(w->easy, CURLOPT_TCP_KEEPIDLE, 2L);
+	curl_easy_setopt(w->easy, CURLOPT_TCP_KEEPINTVL, 1L);
 	curl_multi_add_handle(w->multi, w->easy);
 	json_object_put(req);
 	return w;
@@ -456,31 +502,35 @@ static void watch_deliver(struct etcd_watch *w,
 
 	for (i = 0; i < n && !w->ended; i++) {
 		struct json_object *m = json_object_array_get_idx(w->pending, i);
-		struct json_object *res, *evs, *type, *kvo, *v;
+		struct json_object *res, *evs, *v;
 
-		if (!json_object_object_get_ex(m, "result", &res)) {
+		res = member(m, "result", json_type_object);
+		if (!res) {
 			set_err(w->e, "watch: %s", reply_error(m) ?: "no result");
 			w->ended = true;
 			break;
 		}
-		if (json_object_object_get_ex(res, "canceled", &v) &&
-		    json_object_get_boolean(v)) {
-			set_err(w->e, "watch canceled (compacted at %" PRId64 ")",
+		v = member(res, "canceled", json_type_boolean);
+		if (v && json_object_get_boolean(v)) {
+			set_err(w->e, "watch canceled: %s (compacted at %" PRId64 ")",
+				member_str(res, "cancel_reason") ?: "no reason",
 				get_i64(res, "compact_revision"));
 			w->ended = true;
 			break;
 		}
-		if (!json_object_object_get_ex(res, "events", &evs))
-			continue;
-		for (j = 0; j < json_object_array_length(evs); j++) {
+		evs = member(res, "events", json_type_array);
+		for (j = 0; evs && j < json_object_array_length(evs); j++) {
 			struct json_object *ev = json_object_array_get_idx(evs, j);
+			const char *type = member_str(ev, "type");
 			struct etcd_kv kv;
 
-			if (!json_object_object_get_ex(ev, "kv", &kvo) ||
-			    kv_parse(kvo, &kv))
-				continue;
-			kv.deleted = json_object_object_get_ex(ev, "type", &type) &&
-				     !strcmp(json_object_get_string(type), "DELETE");
+			if (kv_parse(member(ev, "kv", json_type_object), &kv)) {
+				/* A change we cannot read: read the key again. */
+				set_err(w->e, "watch: an event without a key");
+				w->ended = true;
+				break;
+			}
+			kv.deleted = type && !strcmp(type, "DELETE");
 			fn(arg, &kv);
 			etcd_kv_free(&kv);
 		}
@@ -503,8 +553,10 @@ int etcd_watch_poll(struct etcd_watch *w, int timeout_ms,
 	while ((msg = curl_multi_info_read(w->multi, &left))) {
 		if (msg->msg != CURLMSG_DONE)
 			continue;
-		if (!w->ended)
-			set_err(w->e, "watch ended: %s",
+		if (!w->ended && msg->data.result == CURLE_OK)
+			set_err(w->e, "%s ended the watch", w->e->url[w->at]);
+		else if (!w->ended)
+			set_err(w->e, "watch on %s ended: %s", w->e->url[w->at],
 				curl_easy_strerror(msg->data.result));
 		w->ended = true;
 	}
@@ -515,6 +567,11 @@ int etcd_watch_poll(struct etcd_watch *w, int timeout_ms,
 	/* Events received before the end still count. */
 	watch_deliver(w, fn, arg);
 	return w->ended ? -1 : 0;
+}
+
+int etcd_watch_at(const struct etcd_watch *w)
+{
+	return w->at;
 }
 
 void etcd_watch_stop(struct etcd_watch *w)

@@ -21,7 +21,7 @@
 struct etcd {
 	char *url[ETCD_ENDPOINTS_MAX];
 	int n, cur;
-	long timeout_ms;		/* per unary call */
+	long timeout_ms;		/* per unary call and endpoint */
 	char err[256];			/* why the last call failed */
 };
 
@@ -68,6 +68,8 @@ struct etcd_watch *etcd_watch_start(struct etcd *e, const char *key,
  */
 int etcd_watch_poll(struct etcd_watch *w, int timeout_ms,
 		    void (*fn)(void *arg, const struct etcd_kv *kv), void *arg);
+/* The endpoint (index in the list given) the watch reads from. */
+int etcd_watch_at(const struct etcd_watch *w);
 void etcd_watch_stop(struct etcd_watch *w);
 
 #endif /* NVMET_QOSD_ETCD_H */

@@ -9,14 +9,17 @@
  * (the revision applied, the last one refused and why) is published at
  * PREFIX/heads/NAME under a lease, so a head that stops is seen to stop.
  *
- * A policy the tool refuses (malformed, or refused by the kernel) is
- * logged with the tool's reason and left: the head keeps the policy it
- * last applied. A head that loses etcd keeps its policy too, and reads
- * the key again when a member answers.
+ * Each interval the status also carries each class's delivered rate,
+ * IOPS and held requests, from the module's counters.
+ *
+ * A policy the tool's checks refuse is logged with the reason and left
+ * for good; one the kernel does not take is logged once and tried again,
+ * less and less often. Either way the head keeps the policy it last
+ * applied. A head that loses etcd keeps its policy too, and reads the
+ * key again when a member answers.
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
@@ -26,7 +29,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -34,26 +36,39 @@
 #include <json-c/json.h>
 
 #include "etcd.h"
+#include "tool.h"
 
 #ifndef NVMET_QOS_VERSION
 #define NVMET_QOS_VERSION "unknown"
 #endif
-
-#define TOOL_OUT_MAX	4096
 
 struct head {
 	struct etcd etcd;
 	const char *prefix, *name, *tool;
 	char policy_key[512], status_key[512];
 	double interval;		/* s */
+	double recheck;			/* s */
 	int64_t lease;
-	int64_t seen;			/* mod_revision last handled */
+	int64_t seen;			/* mod_revision applied or refused */
 	int64_t applied;		/* mod_revision last applied */
-	int64_t refused;		/* mod_revision last refused */
+	int64_t refused;		/* mod_revision last not applied */
+	double retry_s, retry_at;	/* when to try it again, if it may be */
 	char why[512];			/* why @refused was */
+	int watch_at;			/* endpoint of the last watch, -1 */
 	bool etcd_lost;
+	bool said_none;			/* "no policy yet" logged */
 	bool dirty;			/* status to publish */
+	/* the classes' counters at the last sample, and when it was taken */
+	struct class_fig *figs;
+	int nr_figs;			/* -1: the last sample failed */
+	double figs_t;
+	struct json_object *figs_obj;	/* the rates published, or NULL */
 };
+
+/* How often the policy key is read again besides the watch (default). */
+#define RECHECK_S	10
+/* A policy that was not applied is tried again at most this often. */
+#define RETRY_MAX_S	600
 
 static volatile sig_atomic_t stop;
 
@@ -84,108 +99,73 @@ static double now_s(void)
 
 /* ---- applying a policy -------------------------------------------------- */
 
-/*
- * Run "TOOL restore -" with @text on its stdin. Returns its exit status
- * (-1 if it could not run); its output (both streams) in @out.
- */
-static int run_restore(const char *tool, const char *text, char *out,
-		       size_t outlen)
+static void refuse(struct head *h, int64_t rev, const char *why,
+		   const char *verb, const char *then)
 {
-	int in[2], res[2], status;
-	size_t len = strlen(text), off = 0, got = 0;
-	ssize_t n;
-	pid_t pid;
-
-	out[0] = '\0';
-	if (pipe2(in, O_CLOEXEC) || pipe2(res, O_CLOEXEC)) {
-		snprintf(out, outlen, "pipe: %s", strerror(errno));
-		return -1;
-	}
-	pid = fork();
-	if (pid < 0) {
-		snprintf(out, outlen, "fork: %s", strerror(errno));
-		return -1;
-	}
-	if (!pid) {
-		dup2(in[0], 0);
-		dup2(res[1], 1);
-		dup2(res[1], 2);
-		execlp(tool, tool, "restore", "-", (char *)NULL);
-		fprintf(stderr, "cannot run %s: %s\n", tool, strerror(errno));
-		_exit(127);
-	}
-	close(in[0]);
-	close(res[1]);
-	/* The tool reads all of its input before it writes a word. */
-	while (off < len && (n = write(in[1], text + off, len - off)) > 0)
-		off += (size_t)n;
-	close(in[1]);
+	if (h->refused != rev)
+		say("%s the policy of revision %" PRId64 ", keeping revision %" PRId64 "%s: %s",
+		    verb, rev, h->applied, then, why);
 	/*
-	 * Read to the end, keeping what fits: a tool cut off by a closed
-	 * pipe would die halfway through its changes.
+	 * Tried again after a recheck interval, then twice as long each time: a
+	 * refusal by the kernel repeats, and each try is a restore and its
+	 * roll back.
 	 */
-	for (;;) {
-		char sink[512];
-
-		if (got < outlen - 1)
-			n = read(res[0], out + got, outlen - 1 - got);
-		else
-			n = read(res[0], sink, sizeof(sink));
-		if (n <= 0)
-			break;
-		if (got < outlen - 1)
-			got += (size_t)n;
-	}
-	out[got] = '\0';
-	close(res[0]);
-	if (waitpid(pid, &status, 0) < 0)
-		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	h->retry_s = h->refused == rev ? fmin(h->retry_s * 2, RETRY_MAX_S) :
+					 h->recheck;
+	h->retry_at = now_s() + h->retry_s;
+	h->refused = rev;
+	snprintf(h->why, sizeof(h->why), "%s", why);
 }
 
-/* The first line of @s, without its newline, in @dst. */
-static void first_line(char *dst, size_t len, const char *s)
-{
-	size_t n = strcspn(s, "\n");
-
-	snprintf(dst, len, "%.*s", (int)(n < len ? n : len - 1), s);
-}
-
+/*
+ * A policy the tool's checks refuse is refused for good: its revision is
+ * not tried again. One that passes them but is not applied (the kernel
+ * refused a change, the module is not loaded, the tool did not run) is
+ * tried again at the rechecks (--recheck), less often each time it
+ * fails again (refuse()), and logged once.
+ */
 static void apply(struct head *h, const struct etcd_kv *kv)
 {
-	char out[TOOL_OUT_MAX];
+	int64_t rev = kv->mod_revision;
+	char out[sizeof(h->why)], then[64];
 	double t = 0;
 	int rc;
 
-	if (kv->mod_revision && kv->mod_revision == h->seen)
+	if (rev && rev == h->seen)
 		return;
-	h->seen = kv->mod_revision;
 	h->dirty = true;
 	if (kv->deleted) {
+		h->seen = rev;
 		say("%s deleted at revision %" PRId64 "; keeping the policy of revision %" PRId64,
-		    h->policy_key, kv->mod_revision, h->applied);
+		    h->policy_key, rev, h->applied);
 		return;
 	}
 	if (strlen(kv->value) != kv->value_len) {
 		rc = 1;
 		snprintf(out, sizeof(out), "a NUL byte in the value, not a policy");
 	} else {
-		t = now_s();
-		rc = run_restore(h->tool, kv->value, out, sizeof(out));
-		t = now_s() - t;
+		rc = tool_restore(h->tool, kv->value, true, out, sizeof(out));
 	}
-	if (rc == 0) {
-		h->applied = kv->mod_revision;
-		first_line(h->why, sizeof(h->why), out);
-		say("applied the policy of revision %" PRId64 " in %.0f ms (%s)",
-		    kv->mod_revision, t * 1000, h->why);
-		h->why[0] = '\0';
+	if (rc == 1) {
+		h->seen = rev;
+		refuse(h, rev, out, "refused", "");
 		return;
 	}
-	h->refused = kv->mod_revision;
-	first_line(h->why, sizeof(h->why), out);
-	say("refused the policy of revision %" PRId64 ", keeping revision %" PRId64 ": %s",
-	    kv->mod_revision, h->applied, h->why);
+	if (rc == 0) {
+		t = now_s();
+		rc = tool_restore(h->tool, kv->value, false, out, sizeof(out));
+		t = now_s() - t;
+	}
+	if (rc) {
+		snprintf(then, sizeof(then),
+			 " (trying again in %.0f s, then less often)", h->recheck);
+		refuse(h, rev, out, "could not apply", then);
+		return;
+	}
+	h->seen = rev;
+	h->applied = rev;
+	say("applied the policy of revision %" PRId64 " in %.0f ms (%s)", rev,
+	    t * 1000, out);
 }
 
 static void on_event(void *arg, const struct etcd_kv *kv)
@@ -198,7 +178,70 @@ static void on_event(void *arg, const struct etcd_kv *kv)
 
 /* ---- status ------------------------------------------------------------- */
 
-static char *status_json(const struct head *h)
+static const struct class_fig *fig_find(const struct class_fig *f, int n,
+					const char *name)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(f[i].name, name))
+			return &f[i];
+	return NULL;
+}
+
+/*
+ * Each class's delivered rate since the last sample and what it holds
+ * now, as a JSON object; NULL when there is no earlier sample to take a
+ * rate from. A class whose counters went back (the module was loaded
+ * again) is left out for this interval.
+ */
+static struct json_object *figures(struct head *h)
+{
+	struct json_object *o = NULL;
+	struct class_fig *now;
+	char why[256];
+	double t = now_s(), dt;
+	int i, n;
+
+	n = tool_class_figs(h->tool, &now, why, sizeof(why));
+	/* The counters were read somewhere in the run: take its middle. */
+	t = (t + now_s()) / 2;
+	dt = t - h->figs_t;
+	if (n < 0) {
+		if (h->nr_figs >= 0)
+			say("cannot read the classes' counters: %s", why);
+		goto out;
+	}
+	if (h->nr_figs < 0 && h->figs_t)
+		say("the classes' counters can be read again");
+	if (h->nr_figs > 0 && dt > 0) {
+		o = json_object_new_object();
+		for (i = 0; i < n; i++) {
+			const struct class_fig *p = fig_find(h->figs, h->nr_figs,
+							     now[i].name);
+			struct json_object *c;
+
+			if (!p || now[i].bytes < p->bytes || now[i].ios < p->ios)
+				continue;
+			c = json_object_new_object();
+			json_object_object_add(c, "rate_bps", json_object_new_uint64(
+				(uint64_t)((now[i].bytes - p->bytes) / dt)));
+			json_object_object_add(c, "iops", json_object_new_uint64(
+				(uint64_t)((now[i].ios - p->ios) / dt)));
+			json_object_object_add(c, "held",
+					       json_object_new_uint64(now[i].held));
+			json_object_object_add(o, now[i].name, c);
+		}
+	}
+out:
+	free(h->figs);
+	h->figs = n < 0 ? NULL : now;
+	h->nr_figs = n;
+	h->figs_t = t;
+	return o;
+}
+
+static char *status_json(struct head *h)
 {
 	struct json_object *o = json_object_new_object();
 	char *s;
@@ -211,28 +254,52 @@ static char *status_json(const struct head *h)
 	if (h->refused > h->applied)
 		json_object_object_add(o, "refused_why",
 				       json_object_new_string(h->why));
+	json_object_object_add(o, "interval_ms",
+			       json_object_new_int64((int64_t)(h->interval * 1000)));
+	if (h->figs_obj)
+		json_object_object_add(o, "classes",
+				       json_object_get(h->figs_obj));
 	s = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);
 	return s;
 }
 
+/*
+ * Three intervals, and at least 5 s: a call that times out on one member
+ * (a second each) before another answers must not cost the lease.
+ */
 static long lease_ttl(const struct head *h)
 {
-	return (long)fmax(2.0, ceil(3 * h->interval));
+	return (long)fmax(5.0, ceil(3 * h->interval));
 }
 
-/* Keep the lease alive (or take a new one) and publish the status. */
-static int publish(struct head *h)
+/*
+ * Keep the lease alive (or take a new one) and publish the status: each
+ * @tick of the interval with new figures, and between ticks when it
+ * changed (a policy applied or refused) with the figures of the last.
+ */
+static int publish(struct head *h, bool tick)
 {
 	char *s;
 	int err;
 
-	if (h->lease && etcd_lease_keepalive(&h->etcd, h->lease) <= 0) {
-		if (!h->etcd_lost)
-			say("lease %" PRIx64 " lost: %s", h->lease,
-			    h->etcd.err[0] ? h->etcd.err : "expired");
-		h->lease = 0;
+	if (tick) {
+		json_object_put(h->figs_obj);
+		h->figs_obj = figures(h);
 		h->dirty = true;
+	}
+
+	if (h->lease) {
+		long ttl = etcd_lease_keepalive(&h->etcd, h->lease);
+
+		/* Unreachable, etcd_state() says so; expired, here. */
+		if (ttl == 0)
+			say("lease %" PRIx64 " expired; taking a new one",
+			    h->lease);
+		if (ttl <= 0) {
+			h->lease = 0;
+			h->dirty = true;
+		}
 	}
 	if (!h->lease && etcd_lease_grant(&h->etcd, lease_ttl(h), &h->lease))
 		return -1;
@@ -260,9 +327,14 @@ static struct etcd_watch *resync(struct head *h)
 		return NULL;
 	if (ret == 0)
 		apply(h, &kv);
-	else if (h->seen == 0)
+	else if (h->seen == 0 && !h->said_none)
 		say("no policy at %s yet; waiting for one", h->policy_key);
+	h->said_none |= ret == 1;
 	etcd_kv_free(&kv);
+	if (h->etcd.cur != h->watch_at)
+		say("following %s from %s", h->policy_key,
+		    h->etcd.url[h->etcd.cur]);
+	h->watch_at = h->etcd.cur;
 	return etcd_watch_start(&h->etcd, h->policy_key, rev + 1);
 }
 
@@ -276,10 +348,38 @@ static void etcd_state(struct head *h, bool ok)
 	h->etcd_lost = !ok;
 }
 
+/*
+ * Read the key besides the watch: a policy not applied is tried again,
+ * and a change the watch did not bring (its member cut off without
+ * closing the connection) is caught. False when the watch must start
+ * again.
+ */
+static bool recheck(struct head *h)
+{
+	struct etcd_kv kv;
+	int64_t rev;
+	bool missed;
+	int ret;
+
+	ret = etcd_get(&h->etcd, h->policy_key, &kv, &rev);
+	missed = !ret && kv.mod_revision != h->refused;
+	if (ret || kv.mod_revision == h->seen ||
+	    (!missed && now_s() < h->retry_at)) {
+		etcd_kv_free(&kv);
+		return true;
+	}
+	if (missed)
+		say("the watch did not bring revision %" PRId64 "; following again",
+		    kv.mod_revision);
+	apply(h, &kv);
+	etcd_kv_free(&kv);
+	return !missed;
+}
+
 static int run(struct head *h)
 {
 	struct etcd_watch *w = NULL;
-	double next = 0;
+	double next = 0, next_check = now_s() + h->recheck;
 
 	while (!stop) {
 		double t = now_s();
@@ -288,13 +388,29 @@ static int run(struct head *h)
 			w = resync(h);
 			etcd_state(h, w != NULL);
 		}
-		if (t >= next) {
-			bool ok = !publish(h);
+		if (w && t >= next_check) {
+			next_check = t + h->recheck;
+			if (!recheck(h)) {
+				etcd_watch_stop(w);
+				w = NULL;
+				continue;
+			}
+		}
+		if (t >= next || (h->dirty && !h->etcd_lost)) {
+			bool ok = !publish(h, t >= next);
 
 			etcd_state(h, ok);
-			next = t + h->interval;
-			/* The member serving the watch may be the one gone. */
-			if (!ok && w) {
+			if (t >= next)
+				next = t + h->interval;
+			/*
+			 * The member serving the watch may be the one gone:
+			 * the call failed, or had to go to another member.
+			 */
+			if (w && (!ok || h->etcd.cur != etcd_watch_at(w))) {
+				if (ok)
+					say("%s did not answer; following from %s",
+					    h->etcd.url[etcd_watch_at(w)],
+					    h->etcd.url[h->etcd.cur]);
 				etcd_watch_stop(w);
 				w = NULL;
 			}
@@ -303,16 +419,17 @@ static int run(struct head *h)
 			usleep((useconds_t)(fmin(h->interval, 0.2) * 1e6));
 			continue;
 		}
-		if (etcd_watch_poll(w, (int)fmax(1, (next - now_s()) * 1000),
+		/* At most a second, so that a signal is not left waiting. */
+		if (etcd_watch_poll(w, (int)fmax(1, fmin(next - now_s(), 1) * 1000),
 				    on_event, h)) {
 			say("%s; reading the policy again", h->etcd.err);
 			etcd_watch_stop(w);
 			w = NULL;
 		}
-		if (h->dirty)
-			next = 0;
 	}
 	etcd_watch_stop(w);
+	json_object_put(h->figs_obj);
+	free(h->figs);
 	if (h->lease)
 		etcd_lease_revoke(&h->etcd, h->lease);
 	return 0;
@@ -332,6 +449,9 @@ static void usage(FILE *f)
 "                          PREFIX/heads/NAME\n"
 "  -n, --name NAME         this head's name (default: the host name)\n"
 "  -i, --interval SECONDS  how often the status is renewed (default 1)\n"
+"  -r, --recheck SECONDS   how often the policy is read besides the watch,\n"
+"                          and a policy not applied first tried again\n"
+"                          (default 10)\n"
 "  -t, --tool PATH         the nvmet-qos tool (default nvmet-qos)\n"
 "  -h, --help              this help\n"
 "  -V, --version           the version\n"
@@ -345,6 +465,7 @@ static const struct option longopts[] = {
 	{ "prefix",	required_argument, NULL, 'p' },
 	{ "name",	required_argument, NULL, 'n' },
 	{ "interval",	required_argument, NULL, 'i' },
+	{ "recheck",	required_argument, NULL, 'r' },
 	{ "tool",	required_argument, NULL, 't' },
 	{ "help",	no_argument, NULL, 'h' },
 	{ "version",	no_argument, NULL, 'V' },
@@ -359,6 +480,22 @@ static void bad_usage(const char *fmt, const char *arg)
 	exit(2);
 }
 
+/* 0.1 to 3600 seconds, or a usage error naming @opt. */
+static double seconds(const char *opt, const char *arg)
+{
+	char *end, msg[64];
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || *end || !(v >= 0.1 && v <= 3600)) {
+		snprintf(msg, sizeof(msg), "%s \"%%s\": want 0.1 to 3600 seconds",
+			 opt);
+		bad_usage(msg, arg);
+	}
+	return v;
+}
+
 static bool name_ok(const char *s)
 {
 	return *s && strlen(s) < 128 && !strchr(s, '/');
@@ -368,12 +505,12 @@ int main(int argc, char **argv)
 {
 	const char *endpoints = "http://127.0.0.1:2379";
 	struct head h = { .prefix = "/nvmet-qos", .tool = "nvmet-qos",
-			  .interval = 1 };
-	char host[256], err[256], *end;
+			  .interval = 1, .recheck = RECHECK_S, .watch_at = -1 };
+	char host[256], err[256];
 	struct sigaction sa = { .sa_handler = on_signal };
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "e:p:n:i:t:hV", longopts,
+	while ((c = getopt_long(argc, argv, "e:p:n:i:r:t:hV", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'e': endpoints = optarg; break;
@@ -381,12 +518,10 @@ int main(int argc, char **argv)
 		case 'n': h.name = optarg; break;
 		case 't': h.tool = optarg; break;
 		case 'i':
-			errno = 0;
-			h.interval = strtod(optarg, &end);
-			if (errno || *end || !(h.interval >= 0.1 &&
-					       h.interval <= 3600))
-				bad_usage("--interval \"%s\": want 0.1 to 3600 seconds",
-					  optarg);
+			h.interval = seconds("--interval", optarg);
+			break;
+		case 'r':
+			h.recheck = seconds("--recheck", optarg);
 			break;
 		case 'h': usage(stdout); return 0;
 		case 'V': puts("nvmet-qosd " NVMET_QOS_VERSION); return 0;

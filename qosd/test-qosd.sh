@@ -30,9 +30,10 @@ cleanup() {
 	for p in "${pids[@]}"; do kill "$p" 2> /dev/null; done
 	wait 2> /dev/null
 	"$cluster" stop "$tmp/etcd" 2> /dev/null
-	rm -rf "$tmp"
+	[ -n "${QOSD_KEEP:-}" ] && echo "# kept $tmp" >&3 || rm -rf "$tmp"
 }
 trap cleanup EXIT
+trap 'exit 1' TERM INT
 
 for t in etcd etcdctl; do
 	command -v $t > /dev/null || { echo "1..0 # SKIP no $t (Debian's etcd-server, etcd-client)"; exit 4; }
@@ -52,13 +53,24 @@ check() { local name=$1; shift; if "$@"; then ok "$name"; else nok "$name"; fi; 
 
 # The stand-in for "nvmet-qos restore -": the real tool's checks, then a
 # record of the policy instead of the kernel.
+# "class list --json" gives counters that grow at 10 MB/s and 100 IOPS
+# from the test's start, with 7 requests held, unless \$0.nofigs exists.
+t_start=$(date +%s.%N)
 cat > "$tmp/tool" <<EOF
 #!/bin/bash
-[ "\$1 \$2" = "restore -" ] || exit 2
+if [ "\$*" = "class list --json" ]; then
+	[ -e "\$0.nofigs" ] && { echo "nvmet-qos: the module is not loaded" >&2; exit 1; }
+	echo "\$(date +%s.%N) $t_start" | awk '{ d = \$1 - \$2; printf "{\\"classes\\": [{\\"name\\": \\"training\\", \\"read_bytes\\": %d, \\"write_bytes\\": %d, \\"ios\\": %d, \\"queued\\": 7}]}\\n", d * 6e6, d * 4e6, d * 100 }'
+	exit 0
+fi
+[ "\$*" = "restore --check -" ] && exec "$ctl" restore --check -
+[ "\$*" = "restore -" ] || exit 2
+# With \$0.fail, the kernel side is away (as with the module unloaded).
+[ -e "\$0.fail" ] && { echo "nvmet-qos: the nvmet_qos module is not loaded" >&2; exit 1; }
 cat > "\$0.\$\$.in"
-"$ctl" restore --check - < "\$0.\$\$.in" || { rm -f "\$0.\$\$.in"; exit 1; }
-mv "\$0.\$\$.in" "\$0.applied"
+"$ctl" restore --check - < "\$0.\$\$.in" > /dev/null || { rm -f "\$0.\$\$.in"; exit 1; }
 date +%s.%N > "\$0.when"
+mv "\$0.\$\$.in" "\$0.applied"
 echo "restored <stdin>: recorded"
 EOF
 
@@ -70,7 +82,7 @@ start_head() {
 	mkdir -p "$tmp/$h"
 	cp "$tmp/tool" "$tmp/$h/tool"
 	chmod +x "$tmp/$h/tool"
-	"$qosd" --endpoints "$urls" --name "$h" --interval 0.5 --tool "$tmp/$h/tool" \
+	"$qosd" --endpoints "$urls" --name "$h" --interval 0.5 --recheck 2 --tool "$tmp/$h/tool" \
 		2> "$tmp/$h/log" &
 	pids+=($!)
 }
@@ -94,7 +106,32 @@ wait_applied() {
 	echo "$worst"
 }
 
-put_policy() { local t; t=$(date +%s.%N); ec put /nvmet-qos/policy "$1" > /dev/null; echo "$t"; }
+# put_policy TEXT: write it through member put_at with curl through etcd's gateway (etcdctl's
+# start would count in the time to apply); prints when the write began.
+put_policy() {
+	local t
+	t=$(date +%s.%N)
+	printf '{"key": "%s", "value": "%s"}' "$(printf /nvmet-qos/policy | base64 -w0)" \
+		"$(printf %s "$1" | base64 -w0)" |
+		curl -sf -m 5 -X POST -d @- "http://127.0.0.1:$((port + 2 * put_at))/v3/kv/put" > /dev/null ||
+		ec put /nvmet-qos/policy "$1" > /dev/null
+	echo "$t"
+}
+put_at=2
+revision() { ec get /nvmet-qos/policy -w json | python3 -c 'import json,sys; print(json.load(sys.stdin)["kvs"][0]["mod_revision"])'; }
+# each_head NAME CMD...: CMD (with @H@ for the head's name) holds for
+# every head; NAME fails naming the heads for which it does not.
+each_head() {
+	local name=$1 h missing=()
+	shift
+	for h in "${heads[@]}"; do
+		"${@//@H@/$h}" || missing+=("$h")
+	done
+	if [ ${#missing[@]} -eq 0 ]; then ok "$name"; else nok "$name" "not on ${missing[*]}"; fi
+}
+status_has() { # HEAD PATTERN
+	ec get "/nvmet-qos/heads/$1" --print-value-only | grep -q -- "$2"
+}
 
 # 1. A policy there before the heads start is applied by each.
 ec put /nvmet-qos/policy "$(policy 30)" > /dev/null
@@ -113,33 +150,77 @@ check "a change is applied on every head within 1 s (slowest ${worst} s)" \
 	awk -v w="$worst" 'BEGIN { exit !(w < 1) }'
 
 # The heads publish the revision they applied, under their lease.
-rev=$(ec get /nvmet-qos/policy -w json | python3 -c 'import json,sys; print(json.load(sys.stdin)["kvs"][0]["mod_revision"])')
+rev=$(revision)
 sleep 0.6
-st=$(ec get --prefix /nvmet-qos/heads/ --print-value-only)
-[ "$(grep -c "\"applied_revision\":$rev," <<< "$st")" -eq 3 ] &&
-	ok "each head publishes the revision it applied ($rev)" ||
-	nok "each head publishes the revision it applied ($rev)" "$st"
+each_head "each head publishes the revision it applied ($rev)" \
+	status_has @H@ "\"applied_revision\":$rev,"
+
+# The status carries each class's rate over the last interval.
+python3 - "$(ec get /nvmet-qos/heads/h1 --print-value-only)" > "$tmp/figs" 2>&1 <<'PY'
+import json, sys
+c = json.loads(sys.argv[1])["classes"]["training"]
+print(c["rate_bps"], c["iops"], c["held"])
+# The stand-in reads its clock after starting (a shell and awk), the
+# head its own around the run: 15% of a 0.5 s interval is 75 ms.
+assert abs(c["rate_bps"] - 10e6) < 1.5e6 and abs(c["iops"] - 100) < 15 and c["held"] == 7, c
+PY
+rc=$?
+check "the status has each class's delivered rate, IOPS and held requests ($(tail -n 1 "$tmp/figs"))" \
+	[ "$rc" = 0 ]
+touch "$tmp/h2/tool.nofigs"
+sleep 1.2
+st=$(ec get /nvmet-qos/heads/h2 --print-value-only)
+said=$(grep -c "cannot read the classes' counters: nvmet-qos: the module is not loaded" "$tmp/h2/log")
+if [ "$said" = 1 ] && [ -n "$st" ] && [[ $st != *classes* ]]; then
+	ok "without counters a head logs why once and publishes its status without rates"
+else
+	nok "without counters a head logs why once and publishes its status without rates" \
+		"said $said times; status: $st"
+fi
+rm "$tmp/h2/tool.nofigs"
+sleep 1.2
+st=$(ec get /nvmet-qos/heads/h2 --print-value-only)
+if grep -q "counters can be read again" "$tmp/h2/log" && [[ $st == *'"rate_bps"'* ]]; then
+	ok "the counters read again are said so, and rates come back"
+else
+	nok "the counters read again are said so, and rates come back" "status: $st"
+fi
 
 # 3. A malformed policy: refused with the tool's reason, the last kept.
 ec put /nvmet-qos/policy '{"version": 1, "classes": [{"name": "training", "share": "lots"}]}' > /dev/null
-bad=$(ec get /nvmet-qos/policy -w json | python3 -c 'import json,sys; print(json.load(sys.stdin)["kvs"][0]["mod_revision"])')
+bad=$(revision)
 sleep 1
-for h in "${heads[@]}"; do
-	grep -q "refused the policy of revision $bad, keeping revision $rev: .*share" "$tmp/$h/log" || break
-done
-check "a malformed policy is refused with a log line naming its revision and fault" \
-	grep -q "refused the policy of revision $bad, keeping revision $rev: .*share" "$tmp/h3/log"
+each_head "a malformed policy is refused with a log line naming its revision and fault" \
+	grep -q "refused the policy of revision $bad, keeping revision $rev: .*share" "$tmp/@H@/log"
 grep -m1 "refused" "$tmp/h1/log" | sed 's/^/# /'
-check "after a refusal every head keeps the last good policy" \
-	grep -q '"share": 35,' "$tmp/h1/tool.applied" "$tmp/h2/tool.applied" "$tmp/h3/tool.applied"
-st=$(ec get /nvmet-qos/heads/h2 --print-value-only)
-check "the status says what was refused and why" \
-	grep -q "\"applied_revision\":$rev,\"refused_revision\":$bad,\"refused_why\":\".*share" <<< "$st"
+each_head "after a refusal every head still has the last good policy" \
+	grep -q '"share": 35,' "$tmp/@H@/tool.applied"
+each_head "each head's status says what was refused and why, and what it applied" \
+	status_has @H@ "\"applied_revision\":$rev,\"refused_revision\":$bad,\"refused_why\":\".*share"
 ec put /nvmet-qos/policy 'not json at all' > /dev/null
+nojson=$(revision)
 sleep 0.6
-check "text that is not JSON is refused too" grep -q "refused .*: .*<stdin>" "$tmp/h1/log"
+each_head "text that is not JSON is refused too" \
+	grep -q "refused the policy of revision $nojson, keeping revision $rev: .*<stdin>" "$tmp/@H@/log"
 t=$(wait_applied 40 "$(put_policy "$(policy 40)")")
 check "a good policy after bad ones is applied (${t} s)" awk -v w="$t" 'BEGIN { exit !(w < 1) }'
+
+# A policy the checks pass but the kernel side does not take (the module
+# unloaded on h3): said once, tried again until it is in.
+touch "$tmp/h3/tool.fail"
+put_policy "$(policy 43)" > /dev/null
+failing=$(revision)
+sleep 1
+check "a policy not applied is logged once with its reason" \
+	[ "$(grep -c "could not apply the policy of revision $failing, keeping revision [0-9]* (trying again in 2 s, then less often): .*not loaded" "$tmp/h3/log")" = 1 ]
+check "and the head's status says so" status_has h3 "\"refused_revision\":$failing,\"refused_why\":\".*not loaded"
+rm "$tmp/h3/tool.fail"
+for ((i = 0; i < 40; i++)); do
+	grep -q "applied the policy of revision $failing " "$tmp/h3/log" && break
+	sleep 0.1
+done
+check "it is applied once the kernel side is back, at the next recheck (2 s; $((i / 10)) s)" \
+	grep -q "applied the policy of revision $failing " "$tmp/h3/log"
 
 # 4. The member a head talks to first dies: changes still arrive.
 "$cluster" stop "$tmp/etcd" 0
@@ -148,6 +229,25 @@ echo "# member 0 stopped: a change reached every head in ${t} s"
 check "with one member of three dead, a change is applied within 2 s (${t} s)" \
 	awk -v w="$t" 'BEGIN { exit !(w < 2) }'
 "$cluster" restart "$tmp/etcd" 0
+sleep 1
+
+# A member that stops answering without closing its connections (a
+# machine gone, a partition; here SIGSTOP): the watches on it bring
+# nothing, and each head moves away from it.
+# The member h1 follows from. When it is the leader too, the write
+# waits for the others to elect another (etcd's own affair), so the
+# time is counted from when the write is done.
+m=$(grep -o 'following /nvmet-qos/policy from http://127.0.0.1:[0-9]*' "$tmp/h1/log" |
+	tail -n 1 | awk -F: -v p="$port" '{ print ($NF - p) / 2 }')
+kill -STOP "$(cat "$tmp/etcd/m$m/pid")"
+for ((i = 0; i < 10; i++)); do
+	ec put /nvmet-qos/policy "$(policy 44)" > /dev/null 2>&1 && break
+done
+t=$(wait_applied 44 "$(date +%s.%N)")
+kill -CONT "$(cat "$tmp/etcd/m$m/pid")"
+echo "# member $m, which h1 followed, frozen: a change reached every head in ${t} s"
+check "with the watches' member frozen, a change is applied within 3 s of its write (${t} s)" \
+	awk -v w="$t" 'BEGIN { exit !(w < 3) }'
 
 check "no head took the cluster for gone while it was up" \
 	bash -c "! grep -l 'unreachable' $tmp/h*/log"
@@ -182,8 +282,62 @@ check "a head stops on SIGTERM with status 0 ($rc)" [ "$rc" -eq 0 ]
 check "a stopped head's status is removed" \
 	[ -z "$(ec get /nvmet-qos/heads/h1 --keys-only)" ]
 
-# 7. Bad options: a clear error, nothing started.
-for args in "--interval 0" "--interval x" "--endpoints ftp://x" "--name a/b" \
+# 7. Replies that are not etcd's (a proxy's, a wrong port's): the head
+# says so and keeps running. A stand-in answers each call with one of
+# a list of malformed replies in turn.
+cat > "$tmp/garbage.py" <<'PY'
+import http.server, itertools, sys
+bad = itertools.cycle([
+    b'{"header": {"revision": "9"}, "kvs": null}',
+    b'{"header": {"revision": "9"}, "kvs": [{"key": null, "value": 5}]}',
+    b'{"header": {"revision": "9"}, "kvs": [null, 7]}',
+    b'{"header": "x", "kvs": {}}',
+    b'{"result": {"events": {"type": null}}}',
+    b'{"result": {"events": [{"type": null, "kv": {"key": 3}}]}}',
+    b'{"result": {"events": [null]}}\n{"result": 5}\n',
+    b'{"error": null}', b'{"ID": null, "TTL": []}', b'[]', b'null',
+    b'{"result": {"canceled": "yes"}}', b'not json', b''])
+class H(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        body = next(bad)
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    def log_message(self, *a):
+        pass
+http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
+PY
+gport=$((port + 8))
+python3 "$tmp/garbage.py" "$gport" &
+gpid=$!
+for ((i = 0; i < 50; i++)); do
+	ss -Htln "sport = :$gport" | grep -q . && break
+	sleep 0.1
+done
+"$qosd" --endpoints "http://127.0.0.1:$gport" --name g --interval 0.1 --tool "$tmp/h2/tool" \
+	2> "$tmp/g.log" &
+qpid=$!
+sleep 2
+kill -0 "$qpid" 2> /dev/null
+alive=$?
+kill "$qpid" 2> /dev/null
+wait "$qpid"
+rc=$?
+kill "$gpid"
+wait "$gpid" 2> /dev/null
+calls=$(grep -c . "$tmp/g.log")
+if [ "$alive" = 0 ] && [ "$rc" = 0 ] && grep -q "no ID in the reply\|without a revision\|not JSON" "$tmp/g.log"; then
+	ok "malformed replies do not bring a head down, and it says what it got"
+else
+	nok "malformed replies do not bring a head down, and it says what it got" \
+		"alive after 2 s: $alive, status $rc, $calls lines logged"
+	sed 's/^/#   /' "$tmp/g.log"
+fi
+
+# 8. Bad options: a clear error, nothing started.
+for args in "--interval 0" "--interval x" "--recheck 0" "--endpoints ftp://x" "--name a/b" \
 	    "--prefix nokey" "--frobnicate" "extra"; do
 	# shellcheck disable=SC2086
 	timeout 5 "$qosd" $args > "$tmp/out" 2> "$tmp/err"

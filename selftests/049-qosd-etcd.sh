@@ -48,6 +48,12 @@ put() {
 	printf '{"key": "%s", "value": "%s"}' "$(printf %s "$1" | base64 -w0)" \
 		"$(base64 -w0)" | curl -sf -m 5 -X POST -d @- "${urls%%,*}/v3/kv/put" > /dev/null
 }
+# get KEY: its value, through the gateway too.
+get() {
+	printf '{"key": "%s"}' "$(printf %s "$1" | base64 -w0)" |
+		curl -sf -m 5 -X POST -d @- "${urls%%,*}/v3/kv/range" |
+		python3 -c 'import base64, json, sys; print(base64.b64decode(json.load(sys.stdin)["kvs"][0]["value"]).decode())'
+}
 revision() { ec get "$1" -w json | python3 -c 'import json,sys; print(json.load(sys.stdin)["kvs"][0]["mod_revision"])'; }
 
 cat > "$W/policy.json" <<EOF
@@ -72,7 +78,12 @@ done
 # The module has the policy when "nvmet-qos restore" returns: the time
 # of the daemon's line saying so. The probe above (a run of the tool
 # every 50 ms) sees it later, and its time is only reported.
-t=$(grep -m1 "applied the policy of revision $rev " "$W/qosd.times" | cut -d' ' -f1)
+for ((i = 0; i < 50; i++)); do
+	t=$(grep -m1 "applied the policy of revision $rev " "$W/qosd.times" | cut -d' ' -f1)
+	[ -n "$t" ] && break
+	sleep 0.1
+done
+[ -n "$t" ] || die "the module has the policy, but nvmet-qosd never said it applied it: $(cat "$W/qosd.log")"
 ms=$(((t - t0) / 1000000))
 log "policy of revision $rev applied $ms ms after the write began; seen by a probe after $(nq_ms_since "$t0") ms"
 [ "$ms" -lt 1000 ] || fail "the policy took $ms ms to reach the module (bar: 1000)"
@@ -84,30 +95,50 @@ st=$(ec get /nvmet-qos/heads/head1 --print-value-only)
 log "status: $st"
 grep -q "\"applied_revision\":$rev," <<< "$st" || fail "the head does not report revision $rev: $st"
 
-# The ceiling from etcd holds on real I/O.
+# The ceiling from etcd holds on real I/O, and the head publishes the
+# class's rate and the requests it holds, each interval (sampled four
+# times from the middle of the run).
+( sleep $((SECS / 2)); for _ in 1 2 3 4; do get /nvmet-qos/heads/head1; sleep 0.6; done ) \
+	> "$W/mid" 2>&1 &
+mid=$!
 nq_overlap_rates etcd "$SECS" "--rw=randread --bs=128k --iodepth=16" "$d1"
+wait "$mid"
 rate=${NQ_RATES[0]}
 log "ceiling $CAP B/s from etcd: host 1 read $rate B/s ($(pct "$rate" "$CAP")%) over $NQ_WINDOW_MS ms"
 [ "$NQ_WINDOW_MS" -gt 0 ] && ! within "$(pct "$rate" "$CAP")" 100 5 &&
 	fail "the class capped through etcd read $rate B/s, not $CAP B/s +- 5%"
+# Each sample's rate is over one 0.5 s interval, a few reads of 128 KiB:
+# their median is judged, within 15% of the ceiling.
+python3 - "$W/mid" "$CAP" <<'EOF' || fail "the published figures are not the class's: $(cat "$W/mid")"
+import json, statistics, sys
+cap = int(sys.argv[2])
+figs = [json.loads(l)["classes"]["training"] for l in open(sys.argv[1]) if l.strip()]
+rates = [f["rate_bps"] for f in figs]
+print("# published rates of training:", rates, "IOPS:", [f["iops"] for f in figs], "held:", [f["held"] for f in figs])
+assert len(figs) == 4, figs
+assert abs(statistics.median(rates) - cap) <= 0.15 * cap, rates
+assert all(f["held"] > 0 for f in figs), "a class at its ceiling under QD16 holds requests"
+EOF
 
-# refused NAME PATTERN: the last policy written is refused for PATTERN,
-# logged with its revision, and the module is as it was.
+# refused NAME VERB PATTERN: the last policy written is not applied
+# (VERB: "refused" by the tool's checks, "could not apply" when the
+# kernel refused it), logged with its revision and PATTERN, and the
+# module is as it was.
 refused() {
-	local name=$1 pat=$2 bad
+	local name=$1 verb=$2 pat=$3 bad
 	bad=$(revision /nvmet-qos/policy)
 	for ((i = 0; i < 40; i++)); do
-		grep -q "refused the policy of revision $bad" "$W/qosd.log" && break
+		grep -q "$verb the policy of revision $bad" "$W/qosd.log" && break
 		sleep 0.05
 	done
-	grep "refused the policy of revision $bad, keeping revision $rev: .*$pat" "$W/qosd.log" |
-		sed 's/^/# /' | grep . || fail "$name: no refusal of revision $bad for /$pat/: $(tail -n 3 "$W/qosd.log")"
+	grep "$verb the policy of revision $bad, keeping revision ${rev}[ :].*$pat" "$W/qosd.log" |
+		sed 's/^/# /' | grep . || fail "$name: no \"$verb\" of revision $bad for /$pat/: $(tail -n 3 "$W/qosd.log")"
 	[ "$(nq_policy_state)" = "$before" ] || fail "$name: the module's policy changed"
 }
 
 before=$(nq_policy_state)
 ec put /nvmet-qos/policy '{"version": 1, "classes": [{"name": "training", "max_bps": "fast"}]}' > /dev/null
-refused malformed 'max_bps'
+refused malformed refused 'max_bps'
 
 # The kernel refuses the 64th class: restore's roll back leaves nothing.
 python3 - "$W/policy.json" > "$W/many.json" <<'EOF'
@@ -117,7 +148,7 @@ p["classes"] += [{"name": "c%02d" % i, "share": i + 1} for i in range(64)]
 print(json.dumps(p))
 EOF
 ec put /nvmet-qos/policy < "$W/many.json" > /dev/null
-refused kernel_refused 'too many classes'
+refused kernel_refused "could not apply" 'too many classes'
 
 kill "$qosd_pid"
 wait "$qosd_pid"
