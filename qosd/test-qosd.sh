@@ -4,9 +4,11 @@
 # nvmet-qosd against a real etcd cluster of three members on loopback
 # (scripts/etcd-cluster): three heads follow one policy key; a change
 # reaches every head within a second; a malformed policy is refused with
-# the tool's reason and the last good one kept; a head rides out a dead
-# member and a dead cluster; a stopped head's status goes with its
-# lease. Prints KTAP.
+# the tool's reason and the last good one kept; one the kernel side does
+# not take is retried until it is in; the status carries each class's
+# rate from the tool's counters; a head rides out a dead member, a
+# frozen one (SIGSTOP), a dead cluster and malformed replies; a stopped
+# head's status goes with its lease. Prints KTAP.
 #
 # The heads run the real nvmet-qos tool's policy checks ("restore
 # --check"); what would reach the kernel is recorded instead of applied,

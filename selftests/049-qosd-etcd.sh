@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # nvmet-qosd on the real module, with etcd in the VM: a policy written to
-# etcd reaches the module within 1 s and its ceiling holds on a host's
-# reads (10 MB/s +- 5%, as 012); the head publishes the revision it
-# applied; a malformed policy and one the kernel refuses halfway are
-# refused with their reasons, and the module keeps the policy it had.
+# etcd reaches the module within 1 s of the write and its ceiling holds
+# on a host's reads (10 MB/s +- 5%, as 012); the head publishes the
+# revision it applied and the class's rate and held requests; a
+# malformed policy and one the kernel refuses halfway are refused with
+# their reasons, and the module keeps the policy it had.
 # qosd/test-qosd.sh covers several heads and a cluster that fails.
 . "$(dirname "$0")/lib.sh"
 nq_require nvme fio python3 etcd etcdctl curl
