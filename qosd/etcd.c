@@ -322,26 +322,45 @@ static int kv_parse(struct json_object *o, struct etcd_kv *kv)
 	return 0;
 }
 
-int etcd_get(struct etcd *e, const char *key, struct etcd_kv *kv,
-	     int64_t *rev)
+/*
+ * A range request for @key (and up to @end, when not NULL): the reply's
+ * kvs array in *@kvs, and the store's revision in *@rev. The reply (which
+ * owns *@kvs) or NULL with e->err.
+ */
+static struct json_object *range(struct etcd *e, const char *key,
+				 const char *end, struct json_object **kvs,
+				 int64_t *rev)
 {
-	struct json_object *req = json_object_new_object(), *reply, *kvs, *hdr;
-	int ret = 1;
+	struct json_object *req = json_object_new_object(), *reply, *hdr;
 
-	memset(kv, 0, sizeof(*kv));
 	add_b64(req, "key", key, strlen(key));
+	if (end)
+		add_b64(req, "range_end", end, strlen(end));
 	reply = call(e, "/v3/kv/range", req);
 	json_object_put(req);
 	if (!reply)
-		return -1;
+		return NULL;
 	hdr = member(reply, "header", json_type_object);
 	*rev = get_i64(hdr, "revision");
 	if (!*rev) {
 		set_err(e, "a range reply without a revision");
 		json_object_put(reply);
-		return -1;
+		return NULL;
 	}
-	kvs = member(reply, "kvs", json_type_array);
+	*kvs = member(reply, "kvs", json_type_array);
+	return reply;
+}
+
+int etcd_get(struct etcd *e, const char *key, struct etcd_kv *kv,
+	     int64_t *rev)
+{
+	struct json_object *reply, *kvs;
+	int ret = 1;
+
+	memset(kv, 0, sizeof(*kv));
+	reply = range(e, key, NULL, &kvs, rev);
+	if (!reply)
+		return -1;
 	if (kvs && json_object_array_length(kvs) > 0) {
 		ret = kv_parse(json_object_array_get_idx(kvs, 0), kv);
 		if (ret)
@@ -349,6 +368,42 @@ int etcd_get(struct etcd *e, const char *key, struct etcd_kv *kv,
 	}
 	json_object_put(reply);
 	return ret;
+}
+
+int etcd_get_prefix(struct etcd *e, const char *prefix,
+		    struct etcd_kv **out, int *n)
+{
+	struct json_object *reply, *kvs;
+	char *end = strdup(prefix);
+	size_t len = strlen(prefix), i, nr = 0;
+	int64_t rev;
+
+	*out = NULL;
+	*n = 0;
+	/* The keys that start with @prefix: up to it with its last byte + 1. */
+	if (!end || !len || (unsigned char)end[len - 1] == 0xff) {
+		free(end);
+		set_err(e, "no range for prefix \"%s\"", prefix);
+		return -1;
+	}
+	end[len - 1]++;
+	reply = range(e, prefix, end, &kvs, &rev);
+	free(end);
+	if (!reply)
+		return -1;
+	if (kvs)
+		nr = json_object_array_length(kvs);
+	*out = calloc(nr ? nr : 1, sizeof(**out));
+	if (!*out) {
+		json_object_put(reply);
+		set_err(e, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < nr; i++)
+		if (!kv_parse(json_object_array_get_idx(kvs, i), &(*out)[*n]))
+			(*n)++;
+	json_object_put(reply);
+	return 0;
 }
 
 int etcd_put(struct etcd *e, const char *key, const char *value,

@@ -44,6 +44,13 @@ void etcd_exit(struct etcd *e);
  */
 int etcd_get(struct etcd *e, const char *key, struct etcd_kv *kv,
 	     int64_t *rev);
+/*
+ * Every key that starts with @prefix, in key order, into *@kvs (each
+ * etcd_kv_free()d, the array free()d) and *@n; a malformed one is left
+ * out. 0, or -1 with e->err.
+ */
+int etcd_get_prefix(struct etcd *e, const char *prefix,
+		    struct etcd_kv **kvs, int *n);
 /* @lease 0: none. */
 int etcd_put(struct etcd *e, const char *key, const char *value,
 	     int64_t lease);

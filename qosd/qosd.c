@@ -10,7 +10,9 @@
  * PREFIX/heads/NAME under a lease, so a head that stops is seen to stop.
  *
  * Each interval the status also carries each class's delivered rate,
- * IOPS and held requests, from the module's counters.
+ * IOPS and held requests, from the module's counters; and the head sets
+ * its slice of each cluster ceiling (PREFIX/ceilings, ceiling.c) from
+ * what every head published.
  *
  * A policy the tool's checks refuse is logged with the reason and left
  * for good; one the kernel does not take is logged once and tried again,
@@ -35,8 +37,10 @@
 #include <curl/curl.h>
 #include <json-c/json.h>
 
+#include "backend.h"
+#include "ceiling.h"
 #include "etcd.h"
-#include "tool.h"
+#include "log.h"
 
 #ifndef NVMET_QOS_VERSION
 #define NVMET_QOS_VERSION "unknown"
@@ -44,6 +48,8 @@
 
 struct head {
 	struct etcd etcd;
+	struct backend be;
+	struct ceilings ceil;
 	const char *prefix, *name, *tool;
 	char policy_key[512], status_key[512];
 	double interval;		/* s */
@@ -56,6 +62,8 @@ struct head {
 	char why[512];			/* why @refused was */
 	int watch_at;			/* endpoint of the last watch, -1 */
 	bool etcd_lost;
+	double lost_at;			/* since when etcd is away; 0: it is not */
+	char *policy;			/* the JSON of the policy applied */
 	bool said_none;			/* "no policy yet" logged */
 	bool dirty;			/* status to publish */
 	/* the classes' counters at the last sample, and when it was taken */
@@ -78,7 +86,7 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-static void say(const char *fmt, ...)
+void say(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -144,7 +152,8 @@ static void apply(struct head *h, const struct etcd_kv *kv)
 		rc = 1;
 		snprintf(out, sizeof(out), "a NUL byte in the value, not a policy");
 	} else {
-		rc = tool_restore(h->tool, kv->value, true, out, sizeof(out));
+		rc = h->be.ops->restore(h->be.ctx, kv->value, true, out,
+					sizeof(out));
 	}
 	if (rc == 1) {
 		h->seen = rev;
@@ -153,7 +162,8 @@ static void apply(struct head *h, const struct etcd_kv *kv)
 	}
 	if (rc == 0) {
 		t = now_s();
-		rc = tool_restore(h->tool, kv->value, false, out, sizeof(out));
+		rc = h->be.ops->restore(h->be.ctx, kv->value, false, out,
+					sizeof(out));
 		t = now_s() - t;
 	}
 	if (rc) {
@@ -164,6 +174,10 @@ static void apply(struct head *h, const struct etcd_kv *kv)
 	}
 	h->seen = rev;
 	h->applied = rev;
+	free(h->policy);
+	h->policy = strdup(kv->value);
+	/* It put back its own ceilings of the capped classes. */
+	ceilings_policy(&h->ceil, &h->be, h->policy);
 	say("applied the policy of revision %" PRId64 " in %.0f ms (%s)", rev,
 	    t * 1000, out);
 }
@@ -203,7 +217,7 @@ static struct json_object *figures(struct head *h)
 	double t = now_s(), dt;
 	int i, n;
 
-	n = tool_class_figs(h->tool, &now, why, sizeof(why));
+	n = h->be.ops->class_figs(h->be.ctx, &now, why, sizeof(why));
 	/* The counters were read somewhere in the run: take its middle. */
 	t = (t + now_s()) / 2;
 	dt = t - h->figs_t;
@@ -256,9 +270,13 @@ static char *status_json(struct head *h)
 				       json_object_new_string(h->why));
 	json_object_object_add(o, "interval_ms",
 			       json_object_new_int64((int64_t)(h->interval * 1000)));
-	if (h->figs_obj)
+	if (!h->figs_obj && h->ceil.n)
+		h->figs_obj = json_object_new_object();
+	if (h->figs_obj) {
+		ceilings_status(&h->ceil, h->figs_obj);
 		json_object_object_add(o, "classes",
 				       json_object_get(h->figs_obj));
+	}
 	s = strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 	json_object_put(o);
 	return s;
@@ -400,6 +418,17 @@ static int run(struct head *h)
 			bool ok = !publish(h, t >= next);
 
 			etcd_state(h, ok);
+			if (ok)
+				h->lost_at = 0;
+			else if (!h->lost_at)
+				h->lost_at = t;
+			/*
+			 * Cut off, a head keeps its slices until its lease has
+			 * run out: until then the other heads still count it.
+			 */
+			if (t >= next)
+				ceilings_tick(&h->ceil, &h->etcd, &h->be, ok,
+					      !ok && t - h->lost_at >= lease_ttl(h));
 			if (t >= next)
 				next = t + h->interval;
 			/*
@@ -430,6 +459,8 @@ static int run(struct head *h)
 	etcd_watch_stop(w);
 	json_object_put(h->figs_obj);
 	free(h->figs);
+	ceilings_free(&h->ceil);
+	free(h->policy);
 	if (h->lease)
 		etcd_lease_revoke(&h->etcd, h->lease);
 	return 0;
@@ -445,10 +476,12 @@ static void usage(FILE *f)
 "\n"
 "  -e, --endpoints URL[,URL]...  etcd members (default http://127.0.0.1:2379)\n"
 "  -p, --prefix PREFIX     keys under PREFIX (default /nvmet-qos): the policy\n"
-"                          at PREFIX/policy, this head's status at\n"
+"                          at PREFIX/policy, cluster ceilings at\n"
+"                          PREFIX/ceilings, this head's status at\n"
 "                          PREFIX/heads/NAME\n"
 "  -n, --name NAME         this head's name (default: the host name)\n"
-"  -i, --interval SECONDS  how often the status is renewed (default 1)\n"
+"  -i, --interval SECONDS  how often the status and the slices of cluster\n"
+"                          ceilings are renewed (default 1)\n"
 "  -r, --recheck SECONDS   how often the policy is read besides the watch,\n"
 "                          and a policy not applied first tried again\n"
 "                          (default 10)\n"
@@ -547,6 +580,9 @@ int main(int argc, char **argv)
 	snprintf(h.policy_key, sizeof(h.policy_key), "%s/policy", h.prefix);
 	snprintf(h.status_key, sizeof(h.status_key), "%s/heads/%s", h.prefix,
 		 h.name);
+	ceilings_init(&h.ceil, h.prefix, h.status_key);
+	if (backend_open(&h.be, h.tool, err, sizeof(err)))
+		bad_usage("--tool: %s", err);
 	setvbuf(stderr, NULL, _IOLBF, 0);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);

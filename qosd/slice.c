@@ -8,7 +8,9 @@
  * want without bound, and the heads that want without bound share equally
  * what the others leave. A head that stops being held back shows its real
  * demand the next interval, so a shift of demand between heads is followed
- * within two intervals: one to see it, one to apply it.
+ * within two to three intervals: one for the head whose demand moved to
+ * publish a rate under it, one for the others to read it, one to apply
+ * it.
  */
 #include <stdlib.h>
 

@@ -25,33 +25,14 @@ tmp=$(mktemp -d) || exit 1
 port=${QOSD_TEST_PORT:-23790}
 heads=(h1 h2 h3)
 pids=()
-n=0 failed=0
 
-cleanup() {
-	local p
-	for p in "${pids[@]}"; do kill "$p" 2> /dev/null; done
-	wait 2> /dev/null
-	"$cluster" stop "$tmp/etcd" 2> /dev/null
-	[ -n "${QOSD_KEEP:-}" ] && echo "# kept $tmp" >&3 || rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 1' TERM INT
+# shellcheck source=test-lib.sh
+. "$here/test-lib.sh"
 
 for t in etcd etcdctl; do
-	command -v $t > /dev/null || { echo "1..0 # SKIP no $t (Debian's etcd-server, etcd-client)"; exit 4; }
+	command -v $t > /dev/null || { echo "1..0 # SKIP no $t (Debian's etcd-server, etcd-client)" >&3; exit 4; }
 done
 [ -x "$ctl" ] || { echo "test-qosd: build ctl/ first" >&2; exit 1; }
-
-exec 3>&1 > "$tmp/ktap"
-
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() {
-	n=$((n + 1)) failed=$((failed + 1))
-	echo "not ok $n - $1"
-	shift
-	[ $# -gt 0 ] && printf '# %s\n' "$@"
-}
-check() { local name=$1; shift; if "$@"; then ok "$name"; else nok "$name"; fi; }
 
 # The stand-in for "nvmet-qos restore -": the real tool's checks, then a
 # record of the policy instead of the kernel.
@@ -356,8 +337,4 @@ done
 "$qosd" --help > "$tmp/out"
 check "--help prints the usage" grep -q "^Usage: nvmet-qosd" "$tmp/out"
 
-exec 1>&3
-echo "TAP version 13"
-echo "1..$n"
-cat "$tmp/ktap"
-[ "$failed" -eq 0 ]
+ktap_end

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Running the nvmet-qos tool; see tool.h.
+ * The backend of a real head: the nvmet-qos tool ("restore", "class list
+ * --json", "class set"), run as a child with a deadline. The tool is the
+ * one way into the module, so the daemon needs neither netlink nor the
+ * policy's parser of its own.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -17,7 +21,7 @@
 
 #include <json-c/json.h>
 
-#include "tool.h"
+#include "backend.h"
 
 /* What a run keeps of the tool's output: "class list" of 64 classes fits. */
 #define OUT_MAX		(1u << 20)
@@ -102,7 +106,7 @@ static int run(const char *tool, const char *const args[], const char *in,
 	int i;
 
 	*out = NULL;
-	for (i = 0; args[i] && i < 6; i++)
+	for (i = 0; i < 6 && args[i]; i++)
 		argv[i + 1] = args[i];
 	if (pipe2(pin, O_CLOEXEC) || pipe2(pout, O_CLOEXEC))
 		goto fail;
@@ -156,8 +160,8 @@ fail:
 	return -1;
 }
 
-int tool_restore(const char *tool, const char *text, bool check, char *msg,
-		 size_t len)
+static int restore(void *tool, const char *text, bool check, char *msg,
+		   size_t len)
 {
 	static const char *const apply[] = { "restore", "-", NULL };
 	static const char *const only_check[] = { "restore", "--check", "-",
@@ -170,7 +174,6 @@ int tool_restore(const char *tool, const char *text, bool check, char *msg,
 	free(out);
 	return rc;
 }
-
 static uint64_t u64_of(struct json_object *o, const char *name)
 {
 	struct json_object *v;
@@ -180,8 +183,8 @@ static uint64_t u64_of(struct json_object *o, const char *name)
 	return json_object_get_uint64(v);
 }
 
-int tool_class_figs(const char *tool, struct class_fig **figs, char *msg,
-		    size_t len)
+static int class_figs(void *tool, struct class_fig **figs, char *msg,
+		      size_t len)
 {
 	static const char *const args[] = { "class", "list", "--json", NULL };
 	struct json_object *root = NULL, *arr;
@@ -224,4 +227,35 @@ int tool_class_figs(const char *tool, struct class_fig **figs, char *msg,
 	}
 	json_object_put(root);
 	return (int)n;
+}
+
+static int set_max(void *tool, const char *cls, uint64_t bps, char *msg,
+		   size_t len)
+{
+	char rate[24];
+	const char *const args[] = { "class", "set", cls, "--max", rate, NULL };
+	char *out;
+	int rc;
+
+	snprintf(rate, sizeof(rate), "%" PRIu64, bps);
+	rc = run(tool, args, NULL, &out);
+	first_line(msg, len, out ? out : "out of memory");
+	free(out);
+	return rc ? -1 : 0;
+}
+
+static const struct backend_ops tool_ops = {
+	.restore = restore,
+	.class_figs = class_figs,
+	.set_max = set_max,
+};
+
+int backend_open(struct backend *be, const char *spec, char *err,
+		 size_t len)
+{
+	(void)err;
+	(void)len;
+	be->ops = &tool_ops;
+	be->ctx = (void *)spec;
+	return 0;
 }

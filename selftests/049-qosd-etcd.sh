@@ -6,7 +6,9 @@
 # on a host's reads (10 MB/s +- 5%, as 012); the head publishes the
 # revision it applied and the class's rate and held requests; a
 # malformed policy and one the kernel refuses halfway are refused with
-# their reasons, and the module keeps the policy it had.
+# their reasons, and the module keeps the policy it had. A cluster
+# ceiling (PREFIX/ceilings) becomes the class's ceiling in the module,
+# and deleting it brings the policy's back.
 # qosd/test-qosd.sh covers several heads and a cluster that fails.
 . "$(dirname "$0")/lib.sh"
 nq_require nvme fio python3 etcd etcdctl curl
@@ -123,6 +125,32 @@ assert len(figs) == 4, figs
 assert abs(statistics.median(rates) - cap) <= 0.15 * cap, rates
 assert all(f["held"] > 0 for f in figs), "a class at its ceiling under QD16 holds requests"
 EOF
+
+# A cluster ceiling: the one head's slice is all of it, set as the
+# class's ceiling in the module and published; with the ceiling deleted
+# the policy's own ceiling is back.
+max_of() { "$NQ_CTL" class show training --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["max_bps"])'; }
+# wait_max BPS: up to 3 s for the module's training class to have it.
+wait_max() {
+	for ((i = 0; i < 30; i++)); do
+		[ "$(max_of)" = "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+slice=$((CAP / 2))
+put /nvmet-qos/ceilings <<< "{\"training\": $slice}" || die "the ceilings could not be written to etcd"
+wait_max "$slice" || fail "a cluster ceiling of $slice B/s did not become the class's ceiling in 3 s: $(max_of); $(tail -n 3 "$W/qosd.log")"
+for ((i = 0; i < 30; i++)); do
+	get /nvmet-qos/heads/head1 | grep -q "\"slice_bps\":$slice" && break
+	sleep 0.1
+done
+[ "$i" -lt 30 ] || fail "the status does not publish the slice: $(get /nvmet-qos/heads/head1)"
+log "cluster ceiling $slice B/s: the module's training class has max_bps $(max_of)"
+ec del /nvmet-qos/ceilings > /dev/null
+wait_max "$CAP" || fail "with the cluster ceiling deleted the policy's $CAP B/s did not come back in 3 s: $(max_of)"
+grep "no cluster ceiling any more" "$W/qosd.log" | sed 's/^/# /' | grep . ||
+	fail "the head did not say the class lost its cluster ceiling"
 
 # refused NAME VERB PATTERN: the last policy written is not applied
 # (VERB: "refused" by the tool's checks, "could not apply" when the
