@@ -37,6 +37,9 @@ struct backend_ops {
 	/* Set a class's ceiling (bytes/s on each device; 0: none). 0 or -1. */
 	int (*set_max)(void *ctx, const char *cls, uint64_t bps, char *msg,
 		       size_t len);
+	/* Set a class's share (its weight, 1 to 1000). 0 or -1. */
+	int (*set_share)(void *ctx, const char *cls, uint32_t share, char *msg,
+			 size_t len);
 };
 
 struct backend {

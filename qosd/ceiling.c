@@ -25,18 +25,15 @@
 #include "../ctl/parse.h"
 #include "../uapi/nvmet_qos.h"
 #include "ceiling.h"
+#include "cluster.h"
 #include "log.h"
 #include "slice.h"
 
-#define HEADS_MAX	1024
 
-void ceilings_init(struct ceilings *cs, const char *prefix,
-		   const char *self_key)
+void ceilings_init(struct ceilings *cs, const char *prefix)
 {
 	memset(cs, 0, sizeof(*cs));
 	snprintf(cs->key, sizeof(cs->key), "%s/ceilings", prefix);
-	snprintf(cs->heads, sizeof(cs->heads), "%s/heads/", prefix);
-	cs->self = self_key;
 }
 
 void ceilings_free(struct ceilings *cs)
@@ -61,54 +58,29 @@ static int rate_of(struct json_object *v, uint64_t *bps)
 int ceilings_parse(const char *text, struct ceiling **out, int *n,
 		   char *why, size_t len)
 {
-	struct json_tokener *tok = json_tokener_new();
-	struct json_object *root;
+	struct json_object *root = classmap_parse(text, CEILINGS_MAX, why, len);
 	struct ceiling *c;
 	int i = 0;
 
 	*out = NULL;
 	*n = 0;
-	if (!tok) {
-		snprintf(why, len, "out of memory");
+	if (!root)
 		return -1;
-	}
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
-	root = json_tokener_parse_ex(tok, text, (int)strlen(text));
-	if (!root || json_tokener_get_parse_end(tok) != strlen(text)) {
-		snprintf(why, len, "not JSON: %s",
-			 json_tokener_error_desc(json_tokener_get_error(tok)));
-		json_object_put(root);
-		json_tokener_free(tok);
-		return -1;
-	}
-	json_tokener_free(tok);
-	if (!json_object_is_type(root, json_type_object)) {
-		snprintf(why, len, "want an object of class names and rates");
-		goto bad;
-	}
-	if (json_object_object_length(root) > CEILINGS_MAX) {
-		snprintf(why, len, "%d classes; at most %d have a cluster ceiling",
-			 json_object_object_length(root), CEILINGS_MAX);
-		goto bad;
-	}
 	c = calloc(json_object_object_length(root) + 1, sizeof(*c));
 	if (!c) {
 		snprintf(why, len, "out of memory");
-		goto bad;
+		json_object_put(root);
+		return -1;
 	}
 	json_object_object_foreach(root, name, v) {
-		char msg[128];
-
-		if (class_name_validate(name, msg, sizeof(msg))) {
-			snprintf(why, len, "\"%.40s\": %s", name, msg);
-			goto bad_c;
-		}
 		if (rate_of(v, &c[i].bps) || c[i].bps < CEILING_MIN ||
 		    c[i].bps > NVMET_QOS_RATE_MAX) {
 			snprintf(why, len,
 				 "%s: want a whole number of bytes/s from %d to %llu, or a string such as \"1G\"",
 				 name, CEILING_MIN, NVMET_QOS_RATE_MAX);
-			goto bad_c;
+			free(c);
+			json_object_put(root);
+			return -1;
 		}
 		snprintf(c[i].name, sizeof(c[i].name), "%s", name);
 		i++;
@@ -117,11 +89,6 @@ int ceilings_parse(const char *text, struct ceiling **out, int *n,
 	*out = c;
 	*n = i;
 	return 0;
-bad_c:
-	free(c);
-bad:
-	json_object_put(root);
-	return -1;
 }
 
 /* A rate of the policy's class object @c, 0 when it has none. */
@@ -175,38 +142,22 @@ static void unslice(const struct ceiling *c, const struct backend *be)
 		    c->name, c->own_max);
 }
 
+static int parse_map(const char *text, void *out, int *n, char *why,
+		     size_t len)
+{
+	return ceilings_parse(text, out, n, why, len);
+}
+
 /* Read PREFIX/ceilings; keep the slices in force of classes kept. */
-static void read_ceilings(struct ceilings *cs, struct etcd *e,
-			  const struct backend *be)
+void ceilings_read(struct ceilings *cs, struct etcd *e,
+		   const struct backend *be)
 {
 	struct ceiling *c;
-	struct etcd_kv kv;
-	char why[256];
-	int64_t rev;
-	int i, j, n, ret;
+	int i, j, n;
 
-	ret = etcd_get(e, cs->key, &kv, &rev);
-	if (ret < 0 || (ret == 1 && !cs->n) ||
-	    (ret == 0 && kv.mod_revision == cs->rev)) {
-		etcd_kv_free(&kv);
+	if (!classmap_read(e, cs->key, "ceilings", &cs->rev, cs->n,
+			   parse_map, &c, &n))
 		return;
-	}
-	if (ret == 1) {
-		c = NULL;
-		n = 0;
-		say("%s deleted: no cluster ceilings", cs->key);
-	} else if (ceilings_parse(kv.value, &c, &n, why, sizeof(why))) {
-		say("refused the cluster ceilings of revision %" PRId64 ", keeping %s: %s",
-		    kv.mod_revision, cs->rev ? "the last ones" : "none", why);
-		cs->rev = kv.mod_revision;
-		etcd_kv_free(&kv);
-		return;
-	} else {
-		say("cluster ceilings of revision %" PRId64 ": %d class(es)",
-		    kv.mod_revision, n);
-	}
-	cs->rev = ret ? 0 : kv.mod_revision;
-	etcd_kv_free(&kv);
 	for (i = 0; i < cs->n; i++) {
 		for (j = 0; j < n; j++)
 			if (!strcmp(c[j].name, cs->c[i].name))
@@ -224,16 +175,14 @@ static void read_ceilings(struct ceilings *cs, struct etcd *e,
 	own_limits(cs);
 }
 
-/* One head's figures for class @name, from its published status. */
-static void head_in(struct json_object *status, const char *name,
+/* Head @i's figures for class @name, from its published status. */
+static void head_in(const struct heads *hs, int i, const char *name,
 		    struct slice_in *in)
 {
-	struct json_object *classes, *c, *v;
+	struct json_object *c = heads_class(hs, i, name), *v;
 
 	memset(in, 0, sizeof(*in));
-	if (!json_object_object_get_ex(status, "classes", &classes) ||
-	    !json_object_object_get_ex(classes, name, &c) ||
-	    !json_object_is_type(c, json_type_object))
+	if (!c)
 		return;
 	if (json_object_object_get_ex(c, "rate_bps", &v))
 		in->rate = json_object_get_uint64(v);
@@ -278,108 +227,52 @@ static void set_slice(struct ceilings *cs, struct ceiling *c,
 	c->slice = slice;
 }
 
-/*
- * Every head's status, and this head's place among them (appended when
- * its own is not published yet). The statuses in @st, @n of them.
- */
-static int read_heads(struct ceilings *cs, struct etcd *e,
-		      struct json_object **st, int *me)
+void ceilings_split(struct ceilings *cs, const struct backend *be,
+		    const struct heads *hs)
 {
-	struct etcd_kv *kvs;
-	int i, n, k = 0;
+	struct slice_in *in = calloc(hs->n, sizeof(*in));
+	uint64_t *out = calloc(hs->n, sizeof(*out));
+	int i, j, me = hs->me;
 
-	if (etcd_get_prefix(e, cs->heads, &kvs, &n))
-		return -1;
-	*me = -1;
-	for (i = 0; i < n; i++) {
-		struct json_object *o = json_tokener_parse(kvs[i].value);
-
-		if (k == HEADS_MAX - 1 ||
-		    !json_object_is_type(o, json_type_object)) {
-			if (!cs->said_bad_heads)
-				say("%s: %s; left out", kvs[i].key,
-				    k == HEADS_MAX - 1 ? "more heads than the split takes" :
-				    "not a head's status");
-			cs->said_bad_heads = true;
-			json_object_put(o);
-		} else {
-			if (!strcmp(kvs[i].key, cs->self))
-				*me = k;
-			st[k++] = o;
-		}
-		etcd_kv_free(&kvs[i]);
-	}
-	free(kvs);
-	if (*me < 0) {
-		*me = k;
-		st[k++] = json_object_new_object();
-	}
-	return k;
-}
-
-static void split(struct ceilings *cs, const struct backend *be,
-		  struct json_object **st, int n, int me)
-{
-	struct slice_in *in = calloc(n, sizeof(*in));
-	uint64_t *out = calloc(n, sizeof(*out));
-	int i, j;
-
+	if (cs->fallback && cs->n)
+		say("etcd reachable again: slices from the heads' demand");
+	cs->fallback = false;
 	for (i = 0; in && out && i < cs->n; i++) {
 		struct ceiling *c = &cs->c[i];
 
-		for (j = 0; j < n; j++)
-			head_in(st[j], c->name, &in[j]);
-		slice_split(c->bps, in, n, out);
+		for (j = 0; j < hs->n; j++)
+			head_in(hs, j, c->name, &in[j]);
+		slice_split(c->bps, in, hs->n, out);
 		/*
 		 * A slice shrinks at once, so that the slices in force never
 		 * add up to more than the ceiling; it grows only by more than
 		 * 1/256 of the ceiling (noise otherwise), or when the head
 		 * count changed (the floor moved).
 		 */
-		if (!c->slice || c->failed || cs->last_seen != n ||
+		if (!c->slice || c->failed || cs->last_seen != hs->n ||
 		    out[me] < c->slice || out[me] - c->slice > c->bps / 256)
 			set_slice(cs, c, be, out[me], false);
 	}
+	if (in && out)
+		cs->last_seen = hs->n;
 	free(in);
 	free(out);
 }
 
-void ceilings_tick(struct ceilings *cs, struct etcd *e,
-		   const struct backend *be, bool etcd_ok, bool fall_back)
+void ceilings_fallback(struct ceilings *cs, const struct backend *be)
 {
-	struct json_object **st;
-	int i, n, me;
+	int i;
 
-	if (!etcd_ok) {
-		if (!fall_back || cs->fallback || !cs->n)
-			return;
-		cs->fallback = true;
-		for (i = 0; i < cs->n; i++) {
-			uint64_t s = slice_fallback(cs->c[i].bps, cs->last_seen);
+	if (cs->fallback || !cs->n)
+		return;
+	cs->fallback = true;
+	for (i = 0; i < cs->n; i++) {
+		uint64_t s = slice_fallback(cs->c[i].bps, cs->last_seen);
 
-			say("etcd unreachable: class %s falls back to %" PRIu64 " bytes/s, its cluster ceiling over the %d head(s) last seen",
-			    cs->c[i].name, s, cs->last_seen ? cs->last_seen : 1);
-			set_slice(cs, &cs->c[i], be, s, false);
-		}
-		return;
+		say("etcd unreachable: class %s falls back to %" PRIu64 " bytes/s, its cluster ceiling over the %d head(s) last seen",
+		    cs->c[i].name, s, cs->last_seen ? cs->last_seen : 1);
+		set_slice(cs, &cs->c[i], be, s, false);
 	}
-	read_ceilings(cs, e, be);
-	if (!cs->n)
-		return;
-	st = calloc(HEADS_MAX, sizeof(*st));
-	if (!st)
-		return;
-	n = read_heads(cs, e, st, &me);
-	if (n > 0) {
-		if (cs->fallback)
-			say("etcd reachable again: slices from the heads' demand");
-		cs->fallback = false;
-		split(cs, be, st, n, me);
-		cs->last_seen = n;
-	}
-	for (i = 0; i < n; i++)
-		json_object_put(st[i]);
-	free(st);
 }
 
 void ceilings_policy(struct ceilings *cs, const struct backend *be,

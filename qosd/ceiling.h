@@ -31,20 +31,16 @@ struct ceiling {
 
 struct ceilings {
 	char key[512];		/* PREFIX/ceilings */
-	char heads[512];	/* PREFIX/heads/ */
-	const char *self;	/* this head's status key */
 	const char *policy;	/* the policy in force (its JSON), or NULL */
 	struct ceiling *c;
 	int n;
 	int64_t rev;		/* mod_revision read last, applied or not */
 	int last_seen;		/* heads in the last read of PREFIX/heads/ */
 	bool fallback;		/* on the static slices, etcd away */
-	bool said_bad_heads;	/* a head's status would not parse: logged */
 	bool said_min;		/* a floor above a slice: logged */
 };
 
-void ceilings_init(struct ceilings *cs, const char *prefix,
-		   const char *self_key);
+void ceilings_init(struct ceilings *cs, const char *prefix);
 void ceilings_free(struct ceilings *cs);
 
 /*
@@ -55,13 +51,22 @@ int ceilings_parse(const char *text, struct ceiling **out, int *n,
 		   char *why, size_t len);
 
 /*
- * One interval: with etcd (@etcd_ok), read the ceilings and every head's
- * figures and set this head's slices; without, and once @fall_back says
- * etcd has been away long enough for the other heads to stop counting
- * this one, fall back to the static slices (once).
+ * Read PREFIX/ceilings (when it changed); a class left out of it gets
+ * its own ceiling from the policy back.
  */
-void ceilings_tick(struct ceilings *cs, struct etcd *e,
-		   const struct backend *be, bool etcd_ok, bool fall_back);
+void ceilings_read(struct ceilings *cs, struct etcd *e,
+		   const struct backend *be);
+
+struct heads;
+/* Set this head's slices from every head's published figures. */
+void ceilings_split(struct ceilings *cs, const struct backend *be,
+		    const struct heads *hs);
+
+/*
+ * etcd away long enough for the other heads to stop counting this one:
+ * the static slices (once).
+ */
+void ceilings_fallback(struct ceilings *cs, const struct backend *be);
 
 /*
  * A policy was applied (@policy, its JSON, stays valid until the next

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 #
-# heads-rates.py FROM TO STEP LOG...: what simulated heads delivered
-# (their DEMANDFILE.log, simhead.c), in windows of STEP seconds from
+# heads-rates.py FROM TO STEP [--class NAME] LOG...: what simulated heads
+# delivered (their DEMANDFILE.log, simhead.c; with --class, of that class
+# only, else of the one class they have), in windows of STEP seconds from
 # CLOCK_MONOTONIC second FROM to TO. One line a window: its start, the
 # cluster's rate and each head's, in bytes/s, and each head's ceiling at
 # the window's end (0: none). A head's bytes at a moment are interpolated
@@ -11,12 +12,12 @@ import bisect
 import sys
 
 
-def load(path):
+def load(path, cls):
     t, b, m = [], [], []
     with open(path) as f:
         for line in f:
             w = line.split()
-            if len(w) == 5:
+            if len(w) >= 5 and cls in (None, w[1]):
                 t.append(float(w[0]))
                 b.append(int(w[2]))
                 m.append(int(w[4]))
@@ -41,7 +42,10 @@ def ceiling(log, x):
 
 def main():
     start, end, step = (float(a) for a in sys.argv[1:4])
-    logs = [load(p) for p in sys.argv[4:]]
+    args, cls = sys.argv[4:], None
+    if args[:1] == ["--class"]:
+        cls, args = args[1], args[2:]
+    logs = [load(p, cls) for p in args]
     if any(not log[0] for log in logs):
         sys.exit("a head recorded nothing")
     end = min([end] + [log[0][-1] for log in logs])

@@ -11,8 +11,9 @@
  *
  * Each interval the status also carries each class's delivered rate,
  * IOPS and held requests, from the module's counters; and the head sets
- * its slice of each cluster ceiling (PREFIX/ceilings, ceiling.c) from
- * what every head published.
+ * its slice of each cluster ceiling (PREFIX/ceilings, ceiling.c) and its
+ * weights for the cluster shares (PREFIX/shares, weights.c) from what
+ * every head published.
  *
  * A policy the tool's checks refuse is logged with the reason and left
  * for good; one the kernel does not take is logged once and tried again,
@@ -39,8 +40,10 @@
 
 #include "backend.h"
 #include "ceiling.h"
+#include "cluster.h"
 #include "etcd.h"
 #include "log.h"
+#include "weights.h"
 
 #ifndef NVMET_QOS_VERSION
 #define NVMET_QOS_VERSION "unknown"
@@ -50,8 +53,10 @@ struct head {
 	struct etcd etcd;
 	struct backend be;
 	struct ceilings ceil;
+	struct weights wts;
 	const char *prefix, *name, *tool;
-	char policy_key[512], status_key[512];
+	char policy_key[512], status_key[512], heads_prefix[512];
+	bool said_bad_heads;		/* a head's status would not parse */
 	double interval;		/* s */
 	double recheck;			/* s */
 	int64_t lease;
@@ -176,8 +181,9 @@ static void apply(struct head *h, const struct etcd_kv *kv)
 	h->applied = rev;
 	free(h->policy);
 	h->policy = strdup(kv->value);
-	/* It put back its own ceilings of the capped classes. */
+	/* It put back its own ceilings and shares of the classes. */
 	ceilings_policy(&h->ceil, &h->be, h->policy);
+	weights_policy(&h->wts, &h->be, h->policy);
 	say("applied the policy of revision %" PRId64 " in %.0f ms (%s)", rev,
 	    t * 1000, out);
 }
@@ -270,10 +276,11 @@ static char *status_json(struct head *h)
 				       json_object_new_string(h->why));
 	json_object_object_add(o, "interval_ms",
 			       json_object_new_int64((int64_t)(h->interval * 1000)));
-	if (!h->figs_obj && h->ceil.n)
+	if (!h->figs_obj && (h->ceil.n || h->wts.n))
 		h->figs_obj = json_object_new_object();
 	if (h->figs_obj) {
 		ceilings_status(&h->ceil, h->figs_obj);
+		weights_status(&h->wts, h->figs_obj);
 		json_object_object_add(o, "classes",
 				       json_object_get(h->figs_obj));
 	}
@@ -329,6 +336,35 @@ static int publish(struct head *h, bool tick)
 	if (!err)
 		h->dirty = false;
 	return err;
+}
+
+/* ---- the cluster's limits ---------------------------------------------- */
+
+/*
+ * Each interval: with etcd, the cluster ceilings and shares read and this
+ * head's slices and weights set from every head's figures; cut off long
+ * enough for the other heads to stop counting this one (@fall_back), the
+ * static slices. Weights stay as they are while etcd is away.
+ */
+static void cluster_tick(struct head *h, bool ok, bool fall_back)
+{
+	struct heads hs;
+
+	if (!ok) {
+		if (fall_back)
+			ceilings_fallback(&h->ceil, &h->be);
+		return;
+	}
+	ceilings_read(&h->ceil, &h->etcd, &h->be);
+	weights_read(&h->wts, &h->etcd, &h->be);
+	if (!h->ceil.n && !h->wts.n)
+		return;
+	if (heads_read(&hs, &h->etcd, h->heads_prefix, h->status_key,
+		       &h->said_bad_heads))
+		return;
+	ceilings_split(&h->ceil, &h->be, &hs);
+	weights_set(&h->wts, &h->be, &hs);
+	heads_free(&hs);
 }
 
 /* ---- the loop ----------------------------------------------------------- */
@@ -427,8 +463,8 @@ static int run(struct head *h)
 			 * run out: until then the other heads still count it.
 			 */
 			if (t >= next)
-				ceilings_tick(&h->ceil, &h->etcd, &h->be, ok,
-					      !ok && t - h->lost_at >= lease_ttl(h));
+				cluster_tick(h, ok,
+					     !ok && t - h->lost_at >= lease_ttl(h));
 			if (t >= next)
 				next = t + h->interval;
 			/*
@@ -460,6 +496,7 @@ static int run(struct head *h)
 	json_object_put(h->figs_obj);
 	free(h->figs);
 	ceilings_free(&h->ceil);
+	weights_free(&h->wts);
 	free(h->policy);
 	if (h->lease)
 		etcd_lease_revoke(&h->etcd, h->lease);
@@ -477,11 +514,13 @@ static void usage(FILE *f)
 "  -e, --endpoints URL[,URL]...  etcd members (default http://127.0.0.1:2379)\n"
 "  -p, --prefix PREFIX     keys under PREFIX (default /nvmet-qos): the policy\n"
 "                          at PREFIX/policy, cluster ceilings at\n"
-"                          PREFIX/ceilings, this head's status at\n"
+"                          PREFIX/ceilings, cluster shares at\n"
+"                          PREFIX/shares, this head's status at\n"
 "                          PREFIX/heads/NAME\n"
 "  -n, --name NAME         this head's name (default: the host name)\n"
-"  -i, --interval SECONDS  how often the status and the slices of cluster\n"
-"                          ceilings are renewed (default 1)\n"
+"  -i, --interval SECONDS  how often the status, the slices of cluster\n"
+"                          ceilings and the weights of cluster shares are\n"
+"                          renewed (default 1)\n"
 "  -r, --recheck SECONDS   how often the policy is read besides the watch,\n"
 "                          and a policy not applied first tried again\n"
 "                          (default 10)\n"
@@ -580,7 +619,10 @@ int main(int argc, char **argv)
 	snprintf(h.policy_key, sizeof(h.policy_key), "%s/policy", h.prefix);
 	snprintf(h.status_key, sizeof(h.status_key), "%s/heads/%s", h.prefix,
 		 h.name);
-	ceilings_init(&h.ceil, h.prefix, h.status_key);
+	snprintf(h.heads_prefix, sizeof(h.heads_prefix), "%s/heads/",
+		 h.prefix);
+	ceilings_init(&h.ceil, h.prefix);
+	weights_init(&h.wts, h.prefix);
 	if (backend_open(&h.be, h.tool, err, sizeof(err)))
 		bad_usage("--tool: %s", err);
 	setvbuf(stderr, NULL, _IOLBF, 0);

@@ -12,13 +12,15 @@
  * idle) from CLOCK_MONOTONIC second FROM on (default: when read). It is
  * read again whenever it changes, so a test moves demand between heads by
  * rewriting the files; with FROM, at a moment of its choosing rather
- * than whenever the daemon next looks. The host keeps 8 requests of 128 KiB in flight
- * and pauses between them to ask no more than that; the device moves 24
- * GB/s, so what holds the host back is its class's ceiling.
+ * than whenever the daemon next looks. The host keeps 8 requests of 128
+ * KiB in flight and pauses between them to ask no more than that. The
+ * device serves in order at 24 GB/s, so what holds a host back is its
+ * class's ceiling, unless a line "device BYTES_PER_SECOND [FROM]" makes
+ * it slower: then the classes share it by their weights.
  *
- * Each look at the counters appends "SECONDS CLASS BYTES HELD CEILING" to
- * DEMANDFILE.log (CLOCK_MONOTONIC seconds), the head's own record of what
- * it delivered, with or without etcd.
+ * Each look at the counters appends "SECONDS CLASS BYTES HELD CEILING
+ * WEIGHT" to DEMANDFILE.log (CLOCK_MONOTONIC seconds), the head's own
+ * record of what it delivered, with or without etcd.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -40,6 +42,8 @@
 #define SIM_QD		8
 #define SIM_DEV_BPS	24000000000ull
 #define SIM_DEV_LAT_NS	100000ull
+/* The demand file's "device BPS" line: the device's bandwidth. */
+#define SIM_DEVICE	SIM_CLASSES
 
 /* The core's userspace build counts its saturated divisions here. */
 u64 nqs_mul_div_overflows;
@@ -52,7 +56,7 @@ struct change {
 
 struct simhead {
 	struct sim sim;
-	struct change pending[SIM_CLASSES];
+	struct change pending[SIM_CLASSES + 1];
 	int nr_pending;
 	char names[SIM_CLASSES][CLASS_NAME_MAX + 1];
 	int nr;				/* classes named by the policy */
@@ -115,11 +119,12 @@ static void read_demand(struct simhead *sh)
 	if (!f)
 		return;
 	sh->nr_pending = 0;
-	while (fgets(line, sizeof(line), f) && sh->nr_pending < SIM_CLASSES) {
+	while (fgets(line, sizeof(line), f) && sh->nr_pending <= SIM_CLASSES) {
 		struct change *c = &sh->pending[sh->nr_pending];
 		int n = sscanf(line, "%127s %" SCNu64 " %lf", name, &bps, &from);
 
-		c->cls = n >= 2 ? class_of(sh, name) : -1;
+		c->cls = n < 2 ? -1 : !strcmp(name, "device") ? SIM_DEVICE :
+			 class_of(sh, name);
 		if (c->cls < 0)
 			continue;
 		c->bps = bps;
@@ -149,7 +154,11 @@ static void advance(struct simhead *sh)
 			break;
 		if (sh->pending[first].at > sh->sim.now)
 			sim_run(&sh->sim, sh->pending[first].at);
-		set_demand(sh, sh->pending[first].cls, sh->pending[first].bps);
+		if (sh->pending[first].cls == SIM_DEVICE)
+			sh->sim.dev_bps = sh->pending[first].bps;
+		else
+			set_demand(sh, sh->pending[first].cls,
+				   sh->pending[first].bps);
 		sh->pending[first] = sh->pending[--sh->nr_pending];
 	}
 	sim_run(&sh->sim, now);
@@ -238,37 +247,61 @@ static int class_figs(void *ctx, struct class_fig **figs, char *msg,
 		f->ios = sh->sim.hosts[i].ios;
 		f->held = sh->sim.classes[i].nr_queued;
 		if (sh->log)
-			fprintf(sh->log, "%.3f %s %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+			fprintf(sh->log, "%.3f %s %" PRIu64 " %" PRIu64 " %" PRIu64 " %u\n",
 				t, f->name, f->bytes, f->held,
-				(uint64_t)sh->sim.classes[i].conf.ceil_bps);
+				(uint64_t)sh->sim.classes[i].conf.ceil_bps,
+				sh->sim.classes[i].conf.weight);
 	}
 	if (sh->log)
 		fflush(sh->log);
 	return sh->nr;
 }
 
-static int set_max(void *ctx, const char *cls, uint64_t bps, char *msg,
-		   size_t len)
+/*
+ * Change class @cls's ceiling (@bps, when @share is 0) or share, now: as
+ * "class set" does, the rest of its configuration kept.
+ */
+static int class_set(struct simhead *sh, const char *cls, uint64_t bps,
+		     uint32_t share, char *msg, size_t len)
 {
-	struct simhead *sh = ctx;
 	struct nqs_class_conf k;
 	int i = class_of(sh, cls);
 
-	if (i < 0) {
-		snprintf(msg, len, "class \"%s\" does not exist", cls);
+	if (i < 0 || share > NQS_WEIGHT_MAX) {
+		snprintf(msg, len, "class \"%s\": no such class, or a bad share", cls);
 		return -1;
 	}
 	advance(sh);
 	k = sh->sim.classes[i].conf;
-	k.ceil_bps = bps;
+	if (share)
+		k.weight = share;
+	else
+		k.ceil_bps = bps;
 	nqs_class_set_conf(&sh->sim.classes[i], &k, sh->sim.now);
 	return 0;
+}
+
+static int set_max(void *ctx, const char *cls, uint64_t bps, char *msg,
+		   size_t len)
+{
+	return class_set(ctx, cls, bps, 0, msg, len);
+}
+
+static int set_share(void *ctx, const char *cls, uint32_t share, char *msg,
+		     size_t len)
+{
+	if (!share) {
+		snprintf(msg, len, "a share of 0");
+		return -1;
+	}
+	return class_set(ctx, cls, 0, share, msg, len);
 }
 
 static const struct backend_ops sim_ops = {
 	.restore = restore,
 	.class_figs = class_figs,
 	.set_max = set_max,
+	.set_share = set_share,
 };
 
 int backend_open(struct backend *be, const char *spec, char *err,

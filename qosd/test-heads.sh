@@ -47,14 +47,9 @@ CEIL=1000000000 BUSY=1800000000 IDLE=67000000
 # shellcheck source=test-lib.sh
 . "$here/test-lib.sh"
 
-for t in etcd etcdctl python3; do
-	command -v $t > /dev/null || { echo "1..0 # SKIP no $t" >&3; exit 4; }
-done
+need etcd etcdctl python3
 
-mono() { python3 -c 'import time; print("%.3f" % time.monotonic())'; }
-
-urls=$("$cluster" start "$tmp/etcd" 3 "$port") || { echo "1..0 # SKIP etcd would not start" >&3; exit 4; }
-ec() { etcdctl --endpoints "$urls" "$@"; }
+etcd_up "$port"
 
 # rates FROM TO: windows of 0.5 s, "START CLUSTER H1..H4 CEIL1..CEIL4".
 rates() {

@@ -34,6 +34,25 @@ nok() {
 # check NAME CMD...: passes when CMD does.
 check() { local name=$1; shift; if "$@"; then ok "$name"; else nok "$name"; fi; }
 
+# need TOOL...: skip the test (status 4) when one is missing.
+need() {
+	local t
+	for t; do
+		command -v "$t" > /dev/null || { echo "1..0 # SKIP no $t" >&3; exit 4; }
+	done
+}
+
+# etcd_up PORT: a three-member etcd cluster on loopback from PORT on
+# (scripts/etcd-cluster), its client URLs in $urls, or a skip.
+etcd_up() {
+	urls=$("$cluster" start "$tmp/etcd" 3 "$1") ||
+		{ echo "1..0 # SKIP etcd would not start" >&3; exit 4; }
+}
+# ec ARG...: etcdctl against that cluster.
+ec() { etcdctl --endpoints "$urls" "$@"; }
+# mono: CLOCK_MONOTONIC seconds, the clock the simulated heads record in.
+mono() { python3 -c 'import time; print("%.3f" % time.monotonic())'; }
+
 # ktap_end: the plan and the results; the status fails if any did.
 ktap_end() {
 	exec 1>&3

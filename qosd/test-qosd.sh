@@ -29,9 +29,7 @@ pids=()
 # shellcheck source=test-lib.sh
 . "$here/test-lib.sh"
 
-for t in etcd etcdctl; do
-	command -v $t > /dev/null || { echo "1..0 # SKIP no $t (Debian's etcd-server, etcd-client)" >&3; exit 4; }
-done
+need etcd etcdctl
 [ -x "$ctl" ] || { echo "test-qosd: build ctl/ first" >&2; exit 1; }
 
 # The stand-in for "nvmet-qos restore -": the real tool's checks, then a
@@ -57,8 +55,7 @@ mv "\$0.\$\$.in" "\$0.applied"
 echo "restored <stdin>: recorded"
 EOF
 
-urls=$("$cluster" start "$tmp/etcd" 3 "$port") || { echo "1..0 # SKIP etcd would not start" >&3; exit 4; }
-ec() { etcdctl --endpoints "$urls" "$@"; }
+etcd_up "$port"
 
 start_head() {
 	local h=$1

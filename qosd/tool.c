@@ -229,25 +229,39 @@ static int class_figs(void *tool, struct class_fig **figs, char *msg,
 	return (int)n;
 }
 
-static int set_max(void *tool, const char *cls, uint64_t bps, char *msg,
-		   size_t len)
+/* "class set CLASS OPTION VALUE": 0, or -1 with the tool's first line. */
+static int class_set(const char *tool, const char *cls, const char *opt,
+		     uint64_t value, char *msg, size_t len)
 {
-	char rate[24];
-	const char *const args[] = { "class", "set", cls, "--max", rate, NULL };
+	char v[24];
+	const char *const args[] = { "class", "set", cls, opt, v, NULL };
 	char *out;
 	int rc;
 
-	snprintf(rate, sizeof(rate), "%" PRIu64, bps);
+	snprintf(v, sizeof(v), "%" PRIu64, value);
 	rc = run(tool, args, NULL, &out);
 	first_line(msg, len, out ? out : "out of memory");
 	free(out);
 	return rc ? -1 : 0;
 }
 
+static int set_max(void *tool, const char *cls, uint64_t bps, char *msg,
+		   size_t len)
+{
+	return class_set(tool, cls, "--max", bps, msg, len);
+}
+
+static int set_share(void *tool, const char *cls, uint32_t share, char *msg,
+		     size_t len)
+{
+	return class_set(tool, cls, "--share", share, msg, len);
+}
+
 static const struct backend_ops tool_ops = {
 	.restore = restore,
 	.class_figs = class_figs,
 	.set_max = set_max,
+	.set_share = set_share,
 };
 
 int backend_open(struct backend *be, const char *spec, char *err,
