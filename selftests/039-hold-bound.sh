@@ -1,11 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# QoS makes no host time out. Host 1 keeps 128 writes of 1 MiB outstanding
+# QoS makes no host time out. Host 1 keeps 64 writes of 1 MiB outstanding
 # for 60 s against its class's 1 MB/s ceiling: each write waits about
-# 134 s, far past the host's 30 s I/O timeout. nvmet-qos holds a request
-# at most hold_max_ms (25 s) at a time and then asks the host to send it
-# again (Command Interrupted), the command keeping its place in line.
+# 67 s, more than twice the host's 30 s I/O timeout. nvmet-qos holds a
+# request at most hold_max_ms (25 s) at a time and then asks the host to
+# send it again (Command Interrupted), the command keeping its place in
+# line.
 # Judged:
 # - fio completes every write without error, and no host timed out,
 #   recovered or reset its controller (run.sh's host-fault scan of the
@@ -36,7 +37,7 @@ grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/shmem_enabled ||
 	die "shared memory may be backed by transparent huge pages here"
 t0=$(date +%s%N)
 fio --name=deep --filename="$d1" --ioengine=libaio --direct=1 --rw=write \
-	--bs=1M --iodepth=128 --size=256M --time_based --runtime=$SECS --mem=shm \
+	--bs=1M --iodepth=64 --size=256M --time_based --runtime=$SECS --mem=shm \
 	--output-format=json > "$NQ_WORK/deep.json" 2> "$NQ_WORK/deep.err" &
 deep=$!
 sleep 10
@@ -45,7 +46,7 @@ sleep $((SECS - 10))
 b2=$(written) m2=$(nq_ms_since "$t0")
 rate=$(((b2 - b1) * 1000 / (m2 - m1)))
 log "host 1 wrote $rate B/s from $((m1 / 1000)) s to $((m2 / 1000)) s under a $CEIL B/s ceiling"
-# The writes still outstanding drain at the ceiling: about 134 s more.
+# The writes still outstanding drain at the ceiling: about 67 s more.
 wait "$deep" || fail "fio exited $?: $(head -c 300 "$NQ_WORK/deep.err")"
 deep=
 log "fio done after $(($(nq_ms_since "$t0") / 1000)) s"
