@@ -384,26 +384,12 @@ static int print_host_table(const struct host_table *ht, bool json)
 int cmd_host_table(const struct cmd *cmd, int argc, char **argv)
 {
 	struct host_table ht = { 0 };
-	struct qos_nl_status st;
-	struct qos_nl nl;
-	struct nl_msg *msg;
-	int ret = QOS_EXIT_ERROR;
 	bool json;
 
 	json = cmd_parse_json(cmd, argc, argv);
 	cmd_max_operands(cmd, argc, argv, 0);
-	if (qos_nl_open(&nl))
+	if (qos_obj_get_plain(NVMET_QOS_CMD_TABLE_GET, &table_set, table_reply,
+			      &ht, &ht.found, "host table"))
 		return QOS_EXIT_ERROR;
-	msg = qos_nl_msg(&nl, NVMET_QOS_CMD_TABLE_GET, 0);
-	if (!msg) {
-		fputs("nvmet-qos: out of memory\n", stderr);
-	} else if (qos_nl_exec(&nl, msg, &table_set, table_reply, &ht, &st)) {
-		qos_nl_perror(&st, &table_set);
-	} else if (!ht.found) {
-		fputs("nvmet-qos: the kernel sent no host table\n", stderr);
-	} else {
-		ret = print_host_table(&ht, json);
-	}
-	qos_nl_close(&nl);
-	return ret;
+	return print_host_table(&ht, json);
 }

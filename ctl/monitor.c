@@ -58,6 +58,7 @@ static const struct event_kind kinds[] = {
 	{ NVMET_QOS_CMD_CTRL_CONNECT_NTF,	"ctrl-connect",	NULL },
 	{ NVMET_QOS_CMD_CTRL_DISCONNECT_NTF,	"ctrl-disconnect", NULL },
 	{ NVMET_QOS_CMD_CTRL_AUTH_NTF,		"ctrl-auth",	NULL },
+	{ NVMET_QOS_CMD_CLUSTER_CHANGE_NTF,	"cluster-change", &qos_cluster_obj },
 };
 
 struct monitor {

@@ -211,6 +211,32 @@ static const struct cmd cmds[] = {
 			"latencies cover everything since the host's first request.\n",
 	},
 	{
+		.object = "cluster", .verb = "show", .run = cmd_cluster_show,
+		.args = "[--json]",
+		.summary = "show this head's state in a cluster of heads",
+		.options = QOS_OPTS_JSON
+			"\n"
+			"STATE is what the daemon running this head in a cluster\n"
+			"(nvmet-qosd) says of it: none (no daemon said anything since\n"
+			"the module was loaded, or it stopped), member (it follows the\n"
+			"cluster's policy and limits) or fallback (it lost the cluster:\n"
+			"it keeps its last policy, on static slices of the cluster\n"
+			"ceilings). NOTE says why. The module enforces nothing by it.\n",
+	},
+	{
+		.object = "cluster", .verb = "set", .run = cmd_cluster_set,
+		.args = "STATE [--note TEXT]",
+		.summary = "set this head's cluster state (for nvmet-qosd)",
+		.options =
+			"  -n, --note TEXT  why, for an admin (up to 255 bytes; default\n"
+			"                   none)\n"
+			"  -h, --help       show this help\n"
+			"\n"
+			"STATE is none, member or fallback (see 'cluster show --help').\n"
+			"nvmet-qosd sets it; a change is sent to 'monitor' as a\n"
+			"cluster-change event. Needs CAP_NET_ADMIN.\n",
+	},
+	{
 		.object = "monitor", .verb = "", .run = cmd_monitor,
 		.args = "[--json] [--count N]",
 		.summary = "print events as they happen",
@@ -227,7 +253,8 @@ static const struct cmd cmds[] = {
 			"tears down, i.e. hosts connecting and going away, whatever the\n"
 			"reason; auth-required=yes when nvmet holds a key for the NQN,\n"
 			"authenticated=yes once the host proved it holds it), ctrl-auth\n"
-			"(a controller authenticated, or failed to re-authenticate).\n"
+			"(a controller authenticated, or failed to re-authenticate),\n"
+			"cluster-change (this head's cluster state, as 'cluster show').\n"
 			"Objects are shown with the fields of 'list'. Hosts\n"
 			"moved to default by a class deletion have no host-change of\n"
 			"their own. If the kernel had to drop events, a 'lost' event and\n"

@@ -115,6 +115,8 @@ int cmd_class_show(const struct cmd *cmd, int argc, char **argv);
 int cmd_device_list(const struct cmd *cmd, int argc, char **argv);
 int cmd_device_set(const struct cmd *cmd, int argc, char **argv);
 int cmd_stats(const struct cmd *cmd, int argc, char **argv);
+int cmd_cluster_show(const struct cmd *cmd, int argc, char **argv);
+int cmd_cluster_set(const struct cmd *cmd, int argc, char **argv);
 int cmd_monitor(const struct cmd *cmd, int argc, char **argv);
 int cmd_save(const struct cmd *cmd, int argc, char **argv);
 int cmd_restore(const struct cmd *cmd, int argc, char **argv);

@@ -173,6 +173,30 @@ int qos_obj_print_one(const struct qos_obj *o, const void *obj, bool json)
 	return QOS_EXIT_OK;
 }
 
+int qos_obj_get_plain(uint8_t cmd, const struct qos_attr_set *set,
+		      qos_reply_fn fn, void *arg, const bool *found,
+		      const char *what)
+{
+	struct qos_nl_status st;
+	struct qos_nl nl;
+	struct nl_msg *msg;
+	int ret = -1;
+
+	if (qos_nl_open(&nl))
+		return -1;
+	msg = qos_nl_msg(&nl, cmd, 0);
+	if (!msg)
+		print_nomem();
+	else if (qos_nl_exec(&nl, msg, set, fn, arg, &st))
+		qos_nl_perror(&st, set);
+	else if (!*found)
+		fprintf(stderr, "nvmet-qos: the kernel sent no %s\n", what);
+	else
+		ret = 0;
+	qos_nl_close(&nl);
+	return ret;
+}
+
 /* ---- Whole commands ----------------------------------------------------- */
 
 int qos_obj_list(const struct qos_obj *o, bool json)

@@ -38,8 +38,9 @@ struct qos_obj {
 	void (*table_row)(struct table *t, const void *obj);
 };
 
-/* The objects (host.c, class.c, device.c), also decoded by "monitor". */
-extern const struct qos_obj qos_host_obj, qos_class_obj, qos_dev_obj;
+/* The objects (host.c, class.c, device.c, cluster.c), also decoded by "monitor". */
+extern const struct qos_obj qos_host_obj, qos_class_obj, qos_dev_obj,
+	qos_cluster_obj;
 
 /* Every object of @o into @vec, sorted. Prints why and returns < 0 if not. */
 int qos_obj_dump(struct qos_nl *nl, const struct qos_obj *o, struct vec *vec);
@@ -50,6 +51,15 @@ int qos_obj_dump(struct qos_nl *nl, const struct qos_obj *o, struct vec *vec);
  */
 int qos_obj_get(struct qos_nl *nl, const struct qos_obj *o, const char *key,
 		void *obj);
+
+/*
+ * Send @cmd, a "do" that takes no attribute, on a socket of its own, and
+ * feed its reply to @fn, which sets *@found. Prints why (the kernel sent
+ * no @what, ...) and returns < 0 on failure.
+ */
+int qos_obj_get_plain(uint8_t cmd, const struct qos_attr_set *set,
+		      qos_reply_fn fn, void *arg, const bool *found,
+		      const char *what);
 
 /* @n objects (JSON: {"list_key":[...]}) or one object; return an exit code. */
 int qos_obj_print_list(const struct qos_obj *o, const void *v, size_t n,

@@ -83,6 +83,13 @@ run class_add_help	0 out '^Usage: nvmet-qos class add NAME'	class add --help
 run class_set_help	0 out '^Usage: nvmet-qos class set NAME'	class set --help
 run class_del_help	0 out '^Usage: nvmet-qos class del NAME'	class del --help
 run class_list_help	0 out '^Usage: nvmet-qos class list'	class list --help
+run cluster_show_help	0 out '^Usage: nvmet-qos cluster show'	cluster show --help
+run cluster_set_help	0 out '^Usage: nvmet-qos cluster set STATE'	cluster set --help
+run cluster_set_no_state	2 err '^nvmet-qos: cluster set: missing STATE'	cluster set
+run cluster_set_bad_state	2 err "^nvmet-qos: invalid STATE 'up': want none, member or fallback"	cluster set up
+run cluster_set_long_note	2 err '^nvmet-qos: --note: 256 bytes, more than 255'	cluster set member --note "$(printf '%0256d' 0)"
+run cluster_set_extra	2 err "^nvmet-qos: cluster set: unexpected argument 'x'"	cluster set member x
+run cluster_show_extra	2 err "^nvmet-qos: cluster show: unexpected argument 'x'"	cluster show x
 run class_show_help	0 out '^Usage: nvmet-qos class show NAME'	class show -h
 run device_list_help	0 out '^Usage: nvmet-qos device list'	device list --help
 for verb in add set; do
@@ -258,6 +265,9 @@ reaches device_set_all		device set 8:0 --capacity 20G --write-cost 300 --io-cost
 reaches device_set_by_path	device set / --capacity 0
 reaches host_assign		host assign nqn.a gold --weight 1000
 reaches host_weight		host weight nqn.a 1
+reaches cluster_show		cluster show --json
+reaches cluster_set_note	cluster set fallback --note "$(printf '%0255d' 0)"
+reaches cluster_set_plain	cluster set none
 reaches host_unassign		host unassign nqn.a
 reaches device_list		device list
 reaches save_stdout		save

@@ -126,6 +126,15 @@ void nq_event_dev(const struct nq_dev_snapshot *snap)
 	nq_event_send(event_filled(msg, ret));
 }
 
+void nq_event_cluster(void)
+{
+	struct sk_buff *msg = event_new();
+
+	if (msg)
+		nq_event_send(event_filled(msg, nq_cluster_fill(msg, 0, 0,
+					NVMET_QOS_CMD_CLUSTER_CHANGE_NTF)));
+}
+
 static int fill_ctrl(struct sk_buff *msg, const struct ctrl_event *ev)
 {
 	char cls[NVMET_QOS_CLASS_NAME_MAX_LEN + 1];

@@ -694,6 +694,17 @@ static int table_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
+/* This head's cluster state (cluster.c): the get takes no attribute. */
+static const struct nla_policy cluster_get_policy[NVMET_QOS_A_CLUSTER_MAX + 1];
+
+static const struct nla_policy cluster_set_policy[NVMET_QOS_A_CLUSTER_MAX + 1] = {
+	[NVMET_QOS_A_CLUSTER_STATE] =
+		NLA_POLICY_MAX(NLA_U32, NVMET_QOS_CLUSTER_STATE_FALLBACK),
+	[NVMET_QOS_A_CLUSTER_NOTE] = {
+		.type = NLA_NUL_STRING, .len = NVMET_QOS_CLUSTER_NOTE_MAX_LEN
+	},
+};
+
 #define ADMIN_DO(_cmd, _doit, _policy, _max) {				\
 	.cmd = _cmd, .doit = _doit, .policy = _policy, .maxattr = _max,	\
 	.flags = GENL_ADMIN_PERM,					\
@@ -741,6 +752,14 @@ static const struct genl_ops nq_ops[] = {
 		.policy = table_get_policy,
 		.maxattr = NVMET_QOS_A_TABLE_MAX,
 	},
+	{
+		.cmd = NVMET_QOS_CMD_CLUSTER_GET,
+		.doit = nq_cluster_get_doit,
+		.policy = cluster_get_policy,
+		.maxattr = NVMET_QOS_A_CLUSTER_MAX,
+	},
+	ADMIN_DO(NVMET_QOS_CMD_CLUSTER_SET, nq_cluster_set_doit,
+		 cluster_set_policy, NVMET_QOS_A_CLUSTER_MAX),
 };
 
 static const struct genl_multicast_group nq_mcgrps[] = {

@@ -40,6 +40,13 @@ struct backend_ops {
 	/* Set a class's share (its weight, 1 to 1000). 0 or -1. */
 	int (*set_share)(void *ctx, const char *cls, uint32_t share, char *msg,
 			 size_t len);
+	/*
+	 * Say what the head is in the cluster (enum nvmet_qos_cluster_state)
+	 * and why, where the head's admins see it: the module's cluster
+	 * state and events. 0 or -1.
+	 */
+	int (*set_state)(void *ctx, int state, const char *note, char *msg,
+			 size_t len);
 };
 
 struct backend {

@@ -43,6 +43,7 @@
 #include "cluster.h"
 #include "etcd.h"
 #include "log.h"
+#include "nvmet_qos.h"
 #include "weights.h"
 
 #ifndef NVMET_QOS_VERSION
@@ -68,6 +69,8 @@ struct head {
 	int watch_at;			/* endpoint of the last watch, -1 */
 	bool etcd_lost;
 	double lost_at;			/* since when etcd is away; 0: it is not */
+	int state;			/* said to the module; -1: nothing yet */
+	char state_note[256];
 	char *policy;			/* the JSON of the policy applied */
 	bool said_none;			/* "no policy yet" logged */
 	bool dirty;			/* status to publish */
@@ -341,6 +344,28 @@ static int publish(struct head *h, bool tick)
 /* ---- the cluster's limits ---------------------------------------------- */
 
 /*
+ * Tell the module what this head is in the cluster, once for each change:
+ * its admins see a fallback in "nvmet-qos cluster show" and in the events
+ * that "nvmet-qos monitor" prints, beside the class changes it makes. A
+ * failure is said once and tried again at the next interval.
+ */
+static void set_state(struct head *h, int state, const char *note)
+{
+	char msg[256];
+
+	if (state == h->state && !strcmp(note, h->state_note))
+		return;
+	if (h->be.ops->set_state(h->be.ctx, state, note, msg, sizeof(msg))) {
+		if (h->state != -2)
+			say("could not set the module's cluster state: %s", msg);
+		h->state = -2;
+		return;
+	}
+	h->state = state;
+	snprintf(h->state_note, sizeof(h->state_note), "%s", note);
+}
+
+/*
  * Each interval: with etcd, the cluster ceilings and shares read and this
  * head's slices and weights set from every head's figures; cut off long
  * enough for the other heads to stop counting this one (@fall_back), the
@@ -349,12 +374,21 @@ static int publish(struct head *h, bool tick)
 static void cluster_tick(struct head *h, bool ok, bool fall_back)
 {
 	struct heads hs;
+	char note[256];
 
 	if (!ok) {
-		if (fall_back)
-			ceilings_fallback(&h->ceil, &h->be);
+		if (!fall_back)
+			return;
+		ceilings_fallback(&h->ceil, &h->be);
+		snprintf(note, sizeof(note),
+			 "nvmet-qosd %s: etcd unreachable; keeping the policy of revision %" PRId64 ", static slices of cluster ceilings",
+			 h->name, h->applied);
+		set_state(h, NVMET_QOS_CLUSTER_STATE_FALLBACK, note);
 		return;
 	}
+	snprintf(note, sizeof(note), "nvmet-qosd %s: following %s",
+		 h->name, h->prefix);
+	set_state(h, NVMET_QOS_CLUSTER_STATE_MEMBER, note);
 	ceilings_read(&h->ceil, &h->etcd, &h->be);
 	weights_read(&h->wts, &h->etcd, &h->be);
 	if (!h->ceil.n && !h->wts.n)
@@ -493,6 +527,7 @@ static int run(struct head *h)
 		}
 	}
 	etcd_watch_stop(w);
+	set_state(h, NVMET_QOS_CLUSTER_STATE_NONE, "nvmet-qosd stopped");
 	json_object_put(h->figs_obj);
 	free(h->figs);
 	ceilings_free(&h->ceil);
@@ -577,7 +612,7 @@ int main(int argc, char **argv)
 {
 	const char *endpoints = "http://127.0.0.1:2379";
 	struct head h = { .prefix = "/nvmet-qos", .tool = "nvmet-qos",
-			  .interval = 1, .recheck = RECHECK_S, .watch_at = -1 };
+			  .state = -1, .interval = 1, .recheck = RECHECK_S, .watch_at = -1 };
 	char host[256], err[256];
 	struct sigaction sa = { .sa_handler = on_signal };
 	int c, ret;

@@ -297,11 +297,26 @@ static int set_share(void *ctx, const char *cls, uint32_t share, char *msg,
 	return class_set(ctx, cls, 0, share, msg, len);
 }
 
+/* No module to tell: said on stderr, the daemon's log, for the tests. */
+static int set_state(void *ctx, int state, const char *note, char *msg,
+		     size_t len)
+{
+	static const char *const names[] = { "none", "member", "fallback" };
+
+	(void)ctx;
+	(void)msg;
+	(void)len;
+	fprintf(stderr, "simulated module: cluster state %s: %s\n",
+		names[state], note);
+	return 0;
+}
+
 static const struct backend_ops sim_ops = {
 	.restore = restore,
 	.class_figs = class_figs,
 	.set_max = set_max,
 	.set_share = set_share,
+	.set_state = set_state,
 };
 
 int backend_open(struct backend *be, const char *spec, char *err,

@@ -18,7 +18,8 @@
 #   back;
 # - all of etcd gone for 30 s: every head keeps its slice while its
 #   lease lives (the others still count it), then falls back to the
-#   ceiling over the 4 heads (250 MB/s), says so once, and keeps
+#   ceiling over the 4 heads (250 MB/s), says so once (in its log and to
+#   its module, which hears member, fallback, member), and keeps
 #   delivering (no window of 0.5 s without I/O on a head with demand);
 #   with etcd back, the slices
 #   come from demand again, the cluster is back within 5% of the ceiling
@@ -169,6 +170,13 @@ echo "# etcd started again at 0 s, answering at $(awk -v a="$restart_at" -v b="$
 show "$tmp/rejoin" "$restart_at"
 check "etcd back: every head says its slices come from demand again" \
 	bash -c "[ \$(grep -l 'slices from the heads. demand' $tmp/h?.err | wc -l) = 4 ]"
+told=0
+for h in "${heads[@]}"; do
+	[ "$(sed -n 's/^simulated module: cluster state \([a-z]*\): .*/\1/p' "$tmp/$h.err" | paste -sd ' ')" = "member fallback member" ] &&
+		told=$((told + 1))
+done
+grep -m1 'cluster state fallback' "$tmp/h1.err" | sed 's/^/# /'
+check "every head told its module member, fallback once etcd was gone, member again ($told of 4)" [ "$told" = 4 ]
 check "etcd back: the cluster within 5% of the ceiling from 3 s on" \
 	awk -v c=$CEIL -v t0="$back_at" '$1 - t0 >= 3 && ($2 < 0.95 * c || $2 > 1.05 * c) { bad = 1 } $1 - t0 >= 3 { n++ } END { exit bad || !n }' "$tmp/rejoin"
 check "etcd back: no burst (no window above the ceiling by more than 5%)" \

@@ -8,7 +8,8 @@
 # not take is retried until it is in; the status carries each class's
 # rate from the tool's counters; a head rides out a dead member, a
 # frozen one (SIGSTOP), a dead cluster and malformed replies; a stopped
-# head's status goes with its lease. Prints KTAP.
+# head's status goes with its lease, and it tells its module it follows
+# the cluster and, once stopped, that it no longer does. Prints KTAP.
 #
 # The heads run the real nvmet-qos tool's policy checks ("restore
 # --check"); what would reach the kernel is recorded instead of applied,
@@ -42,6 +43,11 @@ cat > "$tmp/tool" <<EOF
 if [ "\$*" = "class list --json" ]; then
 	[ -e "\$0.nofigs" ] && { echo "nvmet-qos: the module is not loaded" >&2; exit 1; }
 	echo "\$(date +%s.%N) $t_start" | awk '{ d = \$1 - \$2; printf "{\\"classes\\": [{\\"name\\": \\"training\\", \\"read_bytes\\": %d, \\"write_bytes\\": %d, \\"ios\\": %d, \\"queued\\": 7}]}\\n", d * 6e6, d * 4e6, d * 100 }'
+	exit 0
+fi
+# "cluster set STATE --note TEXT": recorded as STATE|TEXT in \$0.states.
+if [ "\$1 \$2 \$4" = "cluster set --note" ] && [ \$# = 5 ]; then
+	echo "\$3|\$5" >> "\$0.states"
 	exit 0
 fi
 [ "\$*" = "restore --check -" ] && exec "$ctl" restore --check -
@@ -262,6 +268,11 @@ kill "${pids[0]}"
 wait "${pids[0]}"
 rc=$?
 check "a head stops on SIGTERM with status 0 ($rc)" [ "$rc" -eq 0 ]
+told() {
+	[ "$(head -n 1 "$tmp/h1/tool.states")" = "member|nvmet-qosd h1: following /nvmet-qos" ] &&
+		[ "$(tail -n 1 "$tmp/h1/tool.states")" = "none|nvmet-qosd stopped" ]
+}
+check "a head told its module it follows the cluster, and that it stopped" told
 check "a stopped head's status is removed" \
 	[ -z "$(ec get /nvmet-qos/heads/h1 --keys-only)" ]
 

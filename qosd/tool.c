@@ -257,11 +257,28 @@ static int set_share(void *tool, const char *cls, uint32_t share, char *msg,
 	return class_set(tool, cls, "--share", share, msg, len);
 }
 
+static const char *const state_names[] = { "none", "member", "fallback" };
+
+static int set_state(void *tool, int state, const char *note, char *msg,
+		     size_t len)
+{
+	const char *const args[] = { "cluster", "set", state_names[state],
+				     "--note", note, NULL };
+	char *out;
+	int rc;
+
+	rc = run(tool, args, NULL, &out);
+	first_line(msg, len, out ? out : "out of memory");
+	free(out);
+	return rc ? -1 : 0;
+}
+
 static const struct backend_ops tool_ops = {
 	.restore = restore,
 	.class_figs = class_figs,
 	.set_max = set_max,
 	.set_share = set_share,
+	.set_state = set_state,
 };
 
 int backend_open(struct backend *be, const char *spec, char *err,

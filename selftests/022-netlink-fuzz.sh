@@ -5,8 +5,8 @@
 # command, do and dump, with missing, duplicated, oversized, wrongly sized,
 # out-of-range, unknown and nested-garbage attributes, and random bytes)
 # are each answered with an error or an ack; afterwards the kernel's
-# classes, hosts and devices are exactly what the accepted requests made
-# them, and a monitor saw one event per accepted change. run.sh fails the
+# classes, hosts, devices and cluster state are exactly what the accepted
+# requests made them, and a monitor saw one event per accepted change. run.sh fails the
 # test on any kernel splat; the module is unloaded at the end.
 . "$(dirname "$0")/lib.sh"
 nq_require python3
@@ -64,7 +64,8 @@ got = {k: ev.count(k) for k in set(ev)}
 c = s["changes"]
 want = {"host-change": c.get("HOST_SET", 0) + c.get("HOST_DEL", 0),
         "class-new": c.get("CLASS_NEW", 0), "class-change": c.get("CLASS_SET", 0),
-        "class-del": c.get("CLASS_DEL", 0), "dev-change": c.get("DEV_SET", 0)}
+        "class-del": c.get("CLASS_DEL", 0), "dev-change": c.get("DEV_SET", 0),
+        "cluster-change": c.get("CLUSTER_SET", 0)}
 want = {k: v for k, v in want.items() if v}
 print("# events seen:", got)
 if "lost" in got:

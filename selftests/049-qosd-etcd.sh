@@ -8,7 +8,11 @@
 # malformed policy and one the kernel refuses halfway are refused with
 # their reasons, and the module keeps the policy it had. A cluster
 # ceiling (PREFIX/ceilings) becomes the class's ceiling in the module,
-# and deleting it brings the policy's back.
+# and deleting it brings the policy's back. With etcd stopped, the head
+# keeps its policy, the host's reads go on at their ceiling, and once its
+# lease has run out the head says it fell back, in the module's cluster
+# state and events (nvmet-qos cluster show, monitor); with etcd back it
+# is a member again.
 # qosd/test-qosd.sh covers several heads and a cluster that fails.
 . "$(dirname "$0")/lib.sh"
 nq_require nvme fio python3 etcd etcdctl curl
@@ -19,9 +23,11 @@ SECS=${NQ_SECS:-12}
 CAP=$(nq_rate 10000000)
 [ -x "$QOSD" ] || die "no $QOSD: build qosd/ first"
 
-qosd_pid=
+qosd_pid='' mon='' cut=''
 stop_all() {
 	[ -z "$qosd_pid" ] || kill "$qosd_pid" 2> /dev/null
+	[ -z "$mon" ] || kill "$mon" 2> /dev/null
+	[ -z "$cut" ] || { kill "$cut" 2> /dev/null; wait "$cut"; }
 	"$NQ_ROOT/scripts/etcd-cluster" stop "$W/etcd"
 	nq_cleanup
 }
@@ -151,6 +157,53 @@ ec del /nvmet-qos/ceilings > /dev/null
 wait_max "$CAP" || fail "with the cluster ceiling deleted the policy's $CAP B/s did not come back in 3 s: $(max_of)"
 grep "no cluster ceiling any more" "$W/qosd.log" | sed 's/^/# /' | grep . ||
 	fail "the head did not say the class lost its cluster ceiling"
+
+# Cut off from etcd while host 1 reads through its capped class: the head
+# keeps its policy; once its lease has run out (5 s) it says it fell back,
+# in its log, in the module's cluster state and in the module's events;
+# with etcd back it is a member again. The reads never stall.
+state() { "$NQ_CTL" cluster show --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["state"])'; }
+# wait_state STATE SECS: the module's cluster state becomes STATE.
+wait_state() {
+	for ((i = 0; i < $2 * 10; i++)); do
+		[ "$(state)" = "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+wait_state member 3 || fail "the module's cluster state is $(state), not member"
+"$NQ_CTL" monitor --json > "$W/events.json" 2> "$W/events.err" &
+mon=$!
+nq_await_monitors "$W/events.json"
+read_bytes() { nq_json_get "$(nq_host_json "$(host_nqn 1)")" read_bytes; }
+fio --name=cut --filename="$d1" --ioengine=libaio --direct=1 --rw=randread \
+	--bs=128k --iodepth=16 --size=128M --time_based --runtime=20 \
+	--output-format=json > "$W/cut.json" 2> "$W/cut.err" &
+cut=$!
+sleep 2
+b0=$(read_bytes) t0=$(date +%s%N)
+"$NQ_ROOT/scripts/etcd-cluster" stop "$W/etcd"
+wait_state fallback 12 || fail "12 s after etcd stopped the module's cluster state is $(state), not fallback"
+t1=$(date +%s%N)
+sleep 2
+b1=$(read_bytes) t2=$(date +%s%N)
+"$NQ_ROOT/scripts/etcd-cluster" restart "$W/etcd" 0 || die "etcd did not come back"
+wait_state member 10 || fail "10 s after etcd came back the module's cluster state is $(state), not member"
+t3=$(date +%s%N)
+wait "$cut" || fail "fio failed while etcd was away: $(head -c 300 "$W/cut.err")"
+cut=
+[ "$(nq_fio_errors "$W/cut.json")" -eq 0 ] || fail "fio reported errors while etcd was away"
+rate=$(((b1 - b0) * 1000000000 / (t2 - t0)))
+log "etcd stopped: fallback said after $(((t1 - t0) / 1000000)) ms; host 1 read $rate B/s ($(pct "$rate" "$CAP")% of its ceiling) over the $(((t2 - t0) / 1000000)) ms etcd was away; member again $(((t3 - t2) / 1000000)) ms after etcd was started"
+within "$rate" "$CAP" $((CAP / 10)) || fail "host 1 read $rate B/s while etcd was away, not its ceiling of $CAP B/s +- 10%"
+kill "$mon"
+wait "$mon"
+mon=
+grep '"cluster-change"' "$W/events.json" | sed 's/^/# /'
+[ "$(python3 -c 'import json, sys
+print(" ".join(e["cluster"]["state"] for e in map(json.loads, sys.stdin) if e["event"] == "cluster-change"))' < "$W/events.json")" = "fallback member" ] ||
+	fail "the module's events did not say fallback, then member"
+grep -q "etcd unreachable" "$W/qosd.log" || fail "the head's log did not say etcd was unreachable"
 
 # refused NAME VERB PATTERN: the last policy written is not applied
 # (VERB: "refused" by the tool's checks, "could not apply" when the

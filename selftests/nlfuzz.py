@@ -10,7 +10,7 @@ sized, out of range, flagged nested with garbage inside, unknown, or
 random bytes in place of attributes. Every request must be answered (an
 error or an ack; a dump its messages and an end). The requests the kernel
 accepted are replayed on a model of the policy; at the end the kernel's
-classes, hosts and devices must be exactly the model's. Prints KTAP-style
+classes, hosts, devices and cluster state must be exactly the model's. Prints KTAP-style
 "# " lines and a final "fuzz: ..." summary as JSON; exits 1 on a mismatch.
 """
 import errno
@@ -27,7 +27,7 @@ from nlraw import (NETLINK_EXT_ACK, NETLINK_GENERIC, NLM_F_ACK, NLM_F_DUMP,
 NLA_F_NESTED = 0x8000
 E = uapi_enums()
 SETS = {s: max(v for n, v in E.items() if n.startswith("A_%s_" % s))
-        for s in ("HOST", "CLASS", "DEV", "STATS", "CTRL", "TABLE")}
+        for s in ("HOST", "CLASS", "DEV", "STATS", "CTRL", "TABLE", "CLUSTER")}
 CMDS = {n[4:]: v for n, v in E.items() if n.startswith("CMD_")}
 SET_OF = {c: c.split("_")[0] for c in CMDS if c != "UNSPEC"}
 U64, U32, U8, STR = "u64", "u32", "u8", "str"
@@ -36,10 +36,11 @@ TYPES = {
     "CLASS": {"NAME": STR, "SHARE": U32, "MIN_BPS": U64, "MAX_BPS": U64,
               "MIN_IOPS": U64, "MAX_IOPS": U64, "BURST": U64, "LATENCY": U8},
     "DEV": {"ID": U32, "WRITE_COST": U32, "IO_COST": U32, "CAPACITY": U64},
+    "CLUSTER": {"STATE": U32, "NOTE": STR},
 }
 CHANGES = ["HOST_SET", "HOST_DEL", "CLASS_NEW", "CLASS_SET", "CLASS_DEL",
-           "DEV_SET"]
-KEYS = ("NQN", "NAME", "ID")
+           "DEV_SET", "CLUSTER_SET"]
+KEYS = ("NQN", "NAME", "ID", "STATE")
 NQNS = ["nqn.2026-11.io.fuzz:h%d" % i for i in range(48)]
 CLASSES = ["c%d" % i for i in range(80)] + ["default"]
 DEVIDS = [(8 << 20) | i for i in range(24)]
@@ -69,6 +70,7 @@ class Fuzzer:
         self.classes = {"default": self.class_conf(100)}
         self.hosts = {}
         self.devs = {}
+        self.cluster = {"STATE": 0, "NOTE": ""}
 
     @staticmethod
     def class_conf(share):
@@ -182,8 +184,10 @@ class Fuzzer:
                 continue
             kind = TYPES[cmd_name.split("_")[0]][n]
             v[n] = decode(kind, raw)
-        self.changes[cmd_name] = self.changes.get(cmd_name, 0) + 1
-        getattr(self, "apply_" + cmd_name.lower())(v)
+        # Counted as the kernel notifies: a change that changes nothing
+        # (apply_* returns False) has no event.
+        if getattr(self, "apply_" + cmd_name.lower())(v) is not False:
+            self.changes[cmd_name] = self.changes.get(cmd_name, 0) + 1
 
     def apply_host_set(self, v):
         cur = self.hosts.get(v["NQN"]) or ["default", 100]
@@ -213,6 +217,12 @@ class Fuzzer:
                                            "CAPACITY": 0})
         d.update({k: x for k, x in v.items() if k != "ID"})
 
+    def apply_cluster_set(self, v):
+        new = {"STATE": v["STATE"], "NOTE": v.get("NOTE", "")}
+        changed = new != self.cluster
+        self.cluster = new
+        return changed
+
     # ---- run and compare -------------------------------------------------
 
     def run(self, count):
@@ -233,10 +243,10 @@ class Fuzzer:
             if name in CHANGES and not flags & NLM_F_DUMP:
                 self.apply(name, payload)
 
-    def dump(self, cmd, aset):
-        err, replies = self.send(CMDS[cmd], NLM_F_REQUEST | NLM_F_ACK | NLM_F_DUMP, b"")
+    def dump(self, cmd, aset, flags=NLM_F_DUMP):
+        err, replies = self.send(CMDS[cmd], NLM_F_REQUEST | NLM_F_ACK | flags, b"")
         if err:
-            sys.exit("nlfuzz: %s dump failed: %s" % (cmd, errno.errorcode.get(err)))
+            sys.exit("nlfuzz: %s failed: %s" % (cmd, errno.errorcode.get(err)))
         out = []
         for msg in replies:
             a = parse_attrs(msg[4:])
@@ -248,6 +258,13 @@ class Fuzzer:
                 v[n] = decode(kind, raw)
             out.append(v)
         return out
+
+    def get(self, cmd, aset):
+        """The one object a do request answers with."""
+        out = self.dump(cmd, aset, 0)
+        if len(out) != 1:
+            sys.exit("nlfuzz: %s answered %d messages" % (cmd, len(out)))
+        return out[0]
 
     def compare(self):
         bad = []
@@ -265,6 +282,9 @@ class Fuzzer:
         got = {d.pop("ID"): d for d in self.dump("DEV_GET", "DEV")}
         if got != self.devs:
             bad.append("devices: kernel %s, model %s" % (got, self.devs))
+        got = self.get("CLUSTER_GET", "CLUSTER")
+        if got != self.cluster:
+            bad.append("cluster: kernel %s, model %s" % (got, self.cluster))
         return bad
 
 

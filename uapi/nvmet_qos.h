@@ -35,6 +35,15 @@
  * last one everything from 2^(LAT_BUCKETS - 1) us (about 8.4 s) up.
  */
 #define NVMET_QOS_LAT_BUCKETS		24
+/* Longest cluster note, without the terminating NUL. */
+#define NVMET_QOS_CLUSTER_NOTE_MAX_LEN	255
+
+/* A head's state in a cluster of heads; the module enforces nothing by it. */
+enum nvmet_qos_cluster_state {
+	NVMET_QOS_CLUSTER_STATE_NONE,		/* no daemon set one, or it left */
+	NVMET_QOS_CLUSTER_STATE_MEMBER,		/* following the cluster */
+	NVMET_QOS_CLUSTER_STATE_FALLBACK,	/* cut off: last policy, static slices */
+};
 /* The class every host belongs to until assigned elsewhere. */
 #define NVMET_QOS_DEFAULT_CLASS		"default"
 
@@ -186,6 +195,19 @@ enum {
 	NVMET_QOS_A_TABLE_MAX = (__NVMET_QOS_A_TABLE_MAX - 1)
 };
 
+/*
+ * Attribute set "cluster": this head's state in a cluster of heads, as the
+ * daemon running it there (nvmet-qosd) set it.
+ */
+enum {
+	NVMET_QOS_A_CLUSTER_UNSPEC,
+	NVMET_QOS_A_CLUSTER_STATE,	/* u32: enum nvmet_qos_cluster_state */
+	NVMET_QOS_A_CLUSTER_NOTE,	/* string: why, for an admin; empty for none */
+
+	__NVMET_QOS_A_CLUSTER_MAX,
+	NVMET_QOS_A_CLUSTER_MAX = (__NVMET_QOS_A_CLUSTER_MAX - 1)
+};
+
 /* The multicast group of notifications (the *_NTF commands). */
 #define NVMET_QOS_MCGRP_EVENTS		"events"
 
@@ -210,6 +232,9 @@ enum {
 	NVMET_QOS_CMD_CTRL_DISCONNECT_NTF, /* notification: nvmet tears a controller down (attrs: ctrl) */
 	NVMET_QOS_CMD_TABLE_GET,	/* do: the host table's bound and counters */
 	NVMET_QOS_CMD_CTRL_AUTH_NTF,	/* notification: a controller authenticated, or lost it (attrs: ctrl) */
+	NVMET_QOS_CMD_CLUSTER_GET,	/* do: this head's cluster state and note */
+	NVMET_QOS_CMD_CLUSTER_SET,	/* set this head's cluster state and note */
+	NVMET_QOS_CMD_CLUSTER_CHANGE_NTF, /* notification: the cluster state or note changed (attrs: cluster) */
 
 	__NVMET_QOS_CMD_MAX,
 	NVMET_QOS_CMD_MAX = (__NVMET_QOS_CMD_MAX - 1)
