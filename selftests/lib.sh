@@ -468,15 +468,26 @@ nq_host_ctrl() {
 # both with the ring buffer off (each request calls two probes that record
 # nothing). The static key then stays on and the static call stays on
 # the tracepoint's iterator, so nvmet-qos's probe comes and goes as a
-# third without a byte of nvmet's code changing. The test's cleanup
-# undoes it. Fails (returns 1) when the events cannot be enabled.
+# third without a byte of nvmet's code changing.
+# The first event enabled would also have the tracer record task names
+# (option record-cmd) with probes on sched_switch and sched_wakeup, whose
+# static keys sit in __schedule and ttwu_do_activate, code every CPU runs
+# all the time: 6.12 died of the same stale int3 at ttwu_do_activate+0x8d
+# (the sched_wakeup key's nop, right after the store of TASK_RUNNING)
+# when 037 pinned. record-cmd is off while pinned, before the instance is
+# made (an instance copies the top level's flags when made), so pinning
+# patches nothing of the scheduler (050 checks it). The test's cleanup
+# undoes it all. Fails (returns 1) when the events cannot be enabled.
 NQ_TRACING=/sys/kernel/tracing
-nq_pinned=0
+nq_pinned=0 nq_record_cmd=
 nq_pin_tracepoints() {
 	local e t
 	[ -d "$NQ_TRACING/events" ] || mount -t tracefs tracefs "$NQ_TRACING" || return 1
-	mkdir -p "$NQ_TRACING/instances/nq-pin" || return 1
+	rmdir "$NQ_TRACING/instances/nq-pin" 2>/dev/null
+	nq_record_cmd=$(cat "$NQ_TRACING/options/record-cmd") || return 1
 	nq_pinned=1
+	echo 0 > "$NQ_TRACING/options/record-cmd" || return 1
+	mkdir "$NQ_TRACING/instances/nq-pin" || return 1
 	for t in "$NQ_TRACING" "$NQ_TRACING/instances/nq-pin"; do
 		echo 0 > "$t/tracing_on" || return 1
 		for e in nvmet_req_init nvmet_req_complete; do
@@ -495,6 +506,8 @@ nq_unpin_tracepoints() {
 	done
 	rmdir "$NQ_TRACING/instances/nq-pin" 2>/dev/null
 	echo 1 > "$NQ_TRACING/tracing_on"
+	# With no event on, turning it back on registers nothing.
+	[ -z "$nq_record_cmd" ] || echo "$nq_record_cmd" > "$NQ_TRACING/options/record-cmd"
 	nq_pinned=0
 }
 
