@@ -22,23 +22,19 @@ static DEFINE_MUTEX(cluster_lock);
 static u32 state;						/* under cluster_lock */
 static char note[NVMET_QOS_CLUSTER_NOTE_MAX_LEN + 1];	/* under cluster_lock */
 
-/* The state and note as they are now, into @msg for @cmd. */
-int nq_cluster_fill(struct sk_buff *msg, u32 portid, u32 seq, u8 cmd)
+/* The state and note, into @msg for @cmd; under cluster_lock. */
+static int fill_locked(struct sk_buff *msg, u32 portid, u32 seq, u8 cmd)
 {
 	void *hdr;
-	int ret = 0;
 
+	lockdep_assert_held(&cluster_lock);
 	hdr = genlmsg_put(msg, portid, seq, &nq_genl_family, 0, cmd);
 	if (!hdr)
 		return -EMSGSIZE;
-	mutex_lock(&cluster_lock);
 	if (nla_put_u32(msg, NVMET_QOS_A_CLUSTER_STATE, state) ||
-	    nla_put_string(msg, NVMET_QOS_A_CLUSTER_NOTE, note))
-		ret = -EMSGSIZE;
-	mutex_unlock(&cluster_lock);
-	if (ret) {
+	    nla_put_string(msg, NVMET_QOS_A_CLUSTER_NOTE, note)) {
 		genlmsg_cancel(msg, hdr);
-		return ret;
+		return -EMSGSIZE;
 	}
 	genlmsg_end(msg, hdr);
 	return 0;
@@ -52,8 +48,10 @@ int nq_cluster_get_doit(struct sk_buff *skb, struct genl_info *info)
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	ret = nq_cluster_fill(msg, info->snd_portid, info->snd_seq,
-			      NVMET_QOS_CMD_CLUSTER_GET);
+	mutex_lock(&cluster_lock);
+	ret = fill_locked(msg, info->snd_portid, info->snd_seq,
+			  NVMET_QOS_CMD_CLUSTER_GET);
+	mutex_unlock(&cluster_lock);
 	if (ret) {
 		nlmsg_free(msg);
 		return ret;
@@ -63,12 +61,15 @@ int nq_cluster_get_doit(struct sk_buff *skb, struct genl_info *info)
 
 /*
  * Set the state and note; notified only when either changed, so a daemon
- * that says the same thing again each interval wakes nobody.
+ * that says the same thing again wakes nobody. The event is built and
+ * sent under the lock, so that listeners get the changes in the order
+ * made and the last one they get is the state in force.
  */
 int nq_cluster_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **a = info->attrs;
 	char want[sizeof(note)] = "";
+	struct sk_buff *msg;
 	bool changed;
 	u32 st;
 
@@ -80,15 +81,20 @@ int nq_cluster_set_doit(struct sk_buff *skb, struct genl_info *info)
 	if (a[NVMET_QOS_A_CLUSTER_NOTE])
 		nla_strscpy(want, a[NVMET_QOS_A_CLUSTER_NOTE], sizeof(want));
 
+	msg = nq_event_new();
 	mutex_lock(&cluster_lock);
 	changed = st != state || strcmp(want, note);
 	state = st;
 	strscpy(note, want, sizeof(note));
+	if (changed && msg) {
+		nq_event_send(nq_event_filled(msg, fill_locked(msg, 0, 0,
+					NVMET_QOS_CMD_CLUSTER_CHANGE_NTF)));
+		msg = NULL;
+	}
 	mutex_unlock(&cluster_lock);
-	if (changed) {
+	nlmsg_free(msg);
+	if (changed)
 		pr_info_ratelimited("cluster state %u%s%s\n", st,
 				    *want ? ": " : "", want);
-		nq_event_cluster();
-	}
 	return 0;
 }

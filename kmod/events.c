@@ -61,7 +61,7 @@ void nq_event_send(struct sk_buff *msg)
 }
 
 /* A message to send later with nq_event_send(), or NULL. */
-static struct sk_buff *event_new(void)
+struct sk_buff *nq_event_new(void)
 {
 	struct sk_buff *msg;
 
@@ -73,7 +73,8 @@ static struct sk_buff *event_new(void)
 	return msg;
 }
 
-static struct sk_buff *event_filled(struct sk_buff *msg, int ret)
+/* @msg once filled with status @ret: NULL (and listeners told) if not. */
+struct sk_buff *nq_event_filled(struct sk_buff *msg, int ret)
 {
 	if (!ret)
 		return msg;
@@ -89,18 +90,18 @@ static struct sk_buff *event_filled(struct sk_buff *msg, int ret)
 struct sk_buff *nq_event_class(int id, u8 cmd)
 {
 	u32 hosts[NQ_MAX_CLASSES];
-	struct sk_buff *msg = event_new();
+	struct sk_buff *msg = nq_event_new();
 
 	if (!msg)
 		return NULL;
 	nq_hosts_count(hosts);
-	return event_filled(msg, nq_nl_fill_class(msg, id, hosts, 0, 0, 0, cmd));
+	return nq_event_filled(msg, nq_nl_fill_class(msg, id, hosts, 0, 0, 0, cmd));
 }
 
 void nq_event_host(const char *nqn)
 {
 	struct nq_host_snapshot *snap;
-	struct sk_buff *msg = event_new();
+	struct sk_buff *msg = nq_event_new();
 	int ret = -ENOMEM;
 
 	if (!msg)
@@ -112,27 +113,18 @@ void nq_event_host(const char *nqn)
 		ret = nq_nl_fill_host(msg, snap, 0, 0, 0,
 				      NVMET_QOS_CMD_HOST_CHANGE_NTF);
 	kfree(snap);
-	nq_event_send(event_filled(msg, ret));
+	nq_event_send(nq_event_filled(msg, ret));
 }
 
 void nq_event_dev(const struct nq_dev_snapshot *snap)
 {
-	struct sk_buff *msg = event_new();
+	struct sk_buff *msg = nq_event_new();
 	int ret;
 
 	if (!msg)
 		return;
 	ret = nq_nl_fill_dev(msg, snap, 0, 0, 0, NVMET_QOS_CMD_DEV_CHANGE_NTF);
-	nq_event_send(event_filled(msg, ret));
-}
-
-void nq_event_cluster(void)
-{
-	struct sk_buff *msg = event_new();
-
-	if (msg)
-		nq_event_send(event_filled(msg, nq_cluster_fill(msg, 0, 0,
-					NVMET_QOS_CMD_CLUSTER_CHANGE_NTF)));
+	nq_event_send(nq_event_filled(msg, ret));
 }
 
 static int fill_ctrl(struct sk_buff *msg, const struct ctrl_event *ev)
@@ -190,9 +182,9 @@ static void send_queued(struct work_struct *work)
 		}
 		if (!ev)
 			return;
-		msg = event_new();
+		msg = nq_event_new();
 		if (msg)
-			nq_event_send(event_filled(msg, fill_ctrl(msg, ev)));
+			nq_event_send(nq_event_filled(msg, fill_ctrl(msg, ev)));
 		kfree(ev);
 		cond_resched();
 	}

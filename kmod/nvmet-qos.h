@@ -242,7 +242,8 @@ struct sk_buff *nq_event_class(int id, u8 cmd);
 void nq_event_send(struct sk_buff *msg);
 void nq_event_host(const char *nqn);
 void nq_event_dev(const struct nq_dev_snapshot *snap);
-void nq_event_cluster(void);
+struct sk_buff *nq_event_new(void);
+struct sk_buff *nq_event_filled(struct sk_buff *msg, int ret);
 /* What a controller event says of it (admin.c fills it from nvmet's). */
 struct nq_ctrl_info {
 	const char *hostnqn, *subsysnqn;
@@ -255,7 +256,6 @@ struct nq_ctrl_info {
 void nq_event_ctrl(u8 cmd, const struct nq_ctrl_info *info);
 
 /* cluster.c: this head's state in a cluster, as its daemon set it. */
-int nq_cluster_fill(struct sk_buff *msg, u32 portid, u32 seq, u8 cmd);
 int nq_cluster_get_doit(struct sk_buff *skb, struct genl_info *info);
 int nq_cluster_set_doit(struct sk_buff *skb, struct genl_info *info);
 

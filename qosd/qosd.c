@@ -69,7 +69,8 @@ struct head {
 	int watch_at;			/* endpoint of the last watch, -1 */
 	bool etcd_lost;
 	double lost_at;			/* since when etcd is away; 0: it is not */
-	int state;			/* said to the module; -1: nothing yet */
+	int state;			/* said to the module; -1: not known */
+	bool state_failed;		/* the last try to say it failed */
 	char state_note[256];
 	char *policy;			/* the JSON of the policy applied */
 	bool said_none;			/* "no policy yet" logged */
@@ -347,22 +348,35 @@ static int publish(struct head *h, bool tick)
  * Tell the module what this head is in the cluster, once for each change:
  * its admins see a fallback in "nvmet-qos cluster show" and in the events
  * that "nvmet-qos monitor" prints, beside the class changes it makes. A
- * failure is said once and tried again at the next interval.
+ * failure is said once and tried again at the next call. What was said
+ * is forgotten at each recheck (forget_state()), so that a module loaded
+ * again, or a state an admin set, is put right within --recheck.
  */
 static void set_state(struct head *h, int state, const char *note)
 {
+	static const char *const names[] = { "none", "member", "fallback" };
 	char msg[256];
 
 	if (state == h->state && !strcmp(note, h->state_note))
 		return;
 	if (h->be.ops->set_state(h->be.ctx, state, note, msg, sizeof(msg))) {
-		if (h->state != -2)
-			say("could not set the module's cluster state: %s", msg);
-		h->state = -2;
+		if (!h->state_failed)
+			say("could not set the module's cluster state to %s: %s",
+			    names[state], msg);
+		h->state_failed = true;
+		h->state = -1;
 		return;
 	}
+	if (h->state_failed)
+		say("the module's cluster state is set again: %s", names[state]);
+	h->state_failed = false;
 	h->state = state;
 	snprintf(h->state_note, sizeof(h->state_note), "%s", note);
+}
+
+static void forget_state(struct head *h)
+{
+	h->state = -1;
 }
 
 /*
@@ -380,9 +394,14 @@ static void cluster_tick(struct head *h, bool ok, bool fall_back)
 		if (!fall_back)
 			return;
 		ceilings_fallback(&h->ceil, &h->be);
-		snprintf(note, sizeof(note),
-			 "nvmet-qosd %s: etcd unreachable; keeping the policy of revision %" PRId64 ", static slices of cluster ceilings",
-			 h->name, h->applied);
+		if (h->applied)
+			snprintf(note, sizeof(note),
+				 "nvmet-qosd %s: etcd unreachable; keeping the policy of revision %" PRId64 ", static slices of cluster ceilings",
+				 h->name, h->applied);
+		else
+			snprintf(note, sizeof(note),
+				 "nvmet-qosd %s: etcd unreachable before any policy was applied",
+				 h->name);
 		set_state(h, NVMET_QOS_CLUSTER_STATE_FALLBACK, note);
 		return;
 	}
@@ -478,6 +497,7 @@ static int run(struct head *h)
 		}
 		if (w && t >= next_check) {
 			next_check = t + h->recheck;
+			forget_state(h);
 			if (!recheck(h)) {
 				etcd_watch_stop(w);
 				w = NULL;

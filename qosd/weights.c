@@ -104,6 +104,20 @@ static void own_shares(struct weights *ws)
 }
 
 /*
+ * Whether @w is close enough to the weight in force to leave it: within
+ * 1/32 of it. The weights follow measured rates, whose noise would
+ * otherwise set a class each interval (a run of the tool, a class-change
+ * event for every monitor); 1/32 of a weight moves a split by a fraction
+ * of the 3 points the shares are held to.
+ */
+static bool close_to(uint32_t w, uint32_t cur)
+{
+	uint32_t d = w > cur ? w - cur : cur - w;
+
+	return cur && d * 32 <= cur;
+}
+
+/*
  * Set @w as the class's share here (@force: even when it is in force). A
  * failure is logged once and tried again at the next interval.
  */
@@ -112,7 +126,7 @@ static void set_weight(struct cshare *c, const struct backend *be,
 {
 	char msg[256];
 
-	if (w == c->weight && !c->failed && !force)
+	if (!c->failed && !force && close_to(w, c->weight))
 		return;
 	if (be->ops->set_share(be->ctx, c->name, w, msg, sizeof(msg))) {
 		if (!c->failed)

@@ -21,11 +21,12 @@ nq_ctl device set 8:0 --capacity 2G
 trap 'ip netns del $NS 2>/dev/null; nq_cleanup' EXIT
 
 before=$(nq_policy_state)
+cluster_before=$("$NQ_CTL" cluster show --json)
 
 # Through the tool: exit 1, the reason on one line.
 for cmd in "class add silver" "class set gold --share 1" "class del gold" \
 	   "host assign $NQN default" "host weight $NQN 1" "host unassign $NQN" \
-	   "device set 8:0 --capacity 0"; do
+	   "device set 8:0 --capacity 0" "cluster set fallback --note x"; do
 	# shellcheck disable=SC2086
 	err=$($NOBODY "$NQ_CTL" $cmd 2>&1)
 	rc=$?
@@ -40,17 +41,21 @@ for req in "CLASS_NEW CLASS_NAME=str:silver" \
 	   "CLASS_DEL CLASS_NAME=str:gold" \
 	   "HOST_SET HOST_NQN=str:$NQN HOST_WEIGHT=u32:1" \
 	   "HOST_DEL HOST_NQN=str:$NQN" \
-	   "DEV_SET DEV_ID=u32:$((8 << 20)) DEV_IO_COST=u32:1"; do
+	   "DEV_SET DEV_ID=u32:$((8 << 20)) DEV_IO_COST=u32:1" \
+	   "CLUSTER_SET CLUSTER_STATE=u32:2"; do
 	# shellcheck disable=SC2086
 	out=$($NOBODY $NLRAW $req)
 	[[ $out == "error EPERM"* ]] || fail "unprivileged raw $req: $out"
 done
 
 [ "$(nq_policy_state)" = "$before" ] || fail "a refused change changed the policy"
+[ "$("$NQ_CTL" cluster show --json)" = "$cluster_before" ] ||
+	fail "a refused change changed the cluster state: $("$NQ_CTL" cluster show --json)"
 
 # Reads work unprivileged.
 for cmd in "class list" "class show gold" "host list" "host show $NQN" \
-	   "device list" "stats" "stats --json" "stats --prometheus"; do
+	   "device list" "stats" "stats --json" "stats --prometheus" \
+	   "cluster show" "cluster show --json"; do
 	# shellcheck disable=SC2086
 	$NOBODY "$NQ_CTL" $cmd > /dev/null 2> "$NQ_WORK/err" ||
 		fail "unprivileged '$cmd' failed: $(cat "$NQ_WORK/err")"

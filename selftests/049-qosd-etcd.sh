@@ -185,6 +185,9 @@ b0=$(read_bytes) t0=$(date +%s%N)
 "$NQ_ROOT/scripts/etcd-cluster" stop "$W/etcd"
 wait_state fallback 12 || fail "12 s after etcd stopped the module's cluster state is $(state), not fallback"
 t1=$(date +%s%N)
+# Not before its lease (5 s) ran out: until then the other heads count it.
+[ $(((t1 - t0) / 1000000)) -ge 5000 ] ||
+	fail "the head fell back $(((t1 - t0) / 1000000)) ms after etcd stopped, before its lease ran out"
 sleep 2
 b1=$(read_bytes) t2=$(date +%s%N)
 "$NQ_ROOT/scripts/etcd-cluster" restart "$W/etcd" 0 || die "etcd did not come back"

@@ -25,16 +25,16 @@ done
 kcode() { python3 "$NQ_ROOT/selftests/kcode.py" "${fns[@]}"; }
 
 modprobe nvmet || die "modprobe nvmet failed"
-before=$(kcode) || die "cannot read the kernel's code: $before"
+before=$(kcode 2>&1) || die "cannot read the kernel's code: $before"
 echo "$before" | sed 's/^/# before: /'
 nq_pin_tracepoints || die "cannot pin nvmet's tracepoints on through tracefs"
 [ "$(cat "$NQ_TRACING/events/nvmet/nvmet_req_init/enable")" = 1 ] ||
 	fail "nvmet_req_init's event is not on while pinned"
-pinned=$(kcode)
+pinned=$(kcode 2>&1) || die "cannot read the kernel's code while pinned: $pinned"
 nq_unpin_tracepoints
 [ "$(cat "$NQ_TRACING/events/nvmet/nvmet_req_init/enable")" = 0 ] ||
 	fail "nvmet_req_init's event is still on after unpinning"
-after=$(kcode)
+after=$(kcode 2>&1) || die "cannot read the kernel's code after unpinning: $after"
 if [ "$pinned" != "$before" ]; then
 	fail "pinning changed the scheduler's code: $(diff <(echo "$before") <(echo "$pinned") | grep '^>' | tr '\n' ' ')"
 elif [ "$after" != "$before" ]; then
