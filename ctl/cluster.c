@@ -112,11 +112,6 @@ const struct qos_obj qos_cluster_obj = {
 
 /* ---- show --------------------------------------------------------------- */
 
-static int cluster_reply(struct nlattr **tb, void *arg)
-{
-	return cluster_from_attrs(tb, arg);
-}
-
 int cmd_cluster_show(const struct cmd *cmd, int argc, char **argv)
 {
 	struct cluster c = { 0 };
@@ -125,7 +120,7 @@ int cmd_cluster_show(const struct cmd *cmd, int argc, char **argv)
 	json = cmd_parse_json(cmd, argc, argv);
 	cmd_max_operands(cmd, argc, argv, 0);
 	if (qos_obj_get_plain(NVMET_QOS_CMD_CLUSTER_GET, &cluster_set,
-			      cluster_reply, &c, &c.found, "cluster state"))
+			      cluster_from_attrs, &c, &c.found, "cluster state"))
 		return QOS_EXIT_ERROR;
 	return qos_obj_print_one(&qos_cluster_obj, &c, json);
 }

@@ -49,6 +49,14 @@ struct backend_ops {
 			 size_t len);
 };
 
+/* A state of set_state() by the name the tool takes: "member". */
+static inline const char *backend_state_name(int state)
+{
+	static const char *const names[] = { "none", "member", "fallback" };
+
+	return state >= 0 && state < 3 ? names[state] : "?";
+}
+
 struct backend {
 	const struct backend_ops *ops;
 	void *ctx;

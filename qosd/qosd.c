@@ -354,7 +354,6 @@ static int publish(struct head *h, bool tick)
  */
 static void set_state(struct head *h, int state, const char *note)
 {
-	static const char *const names[] = { "none", "member", "fallback" };
 	char msg[256];
 
 	if (state == h->state && !strcmp(note, h->state_note))
@@ -362,13 +361,14 @@ static void set_state(struct head *h, int state, const char *note)
 	if (h->be.ops->set_state(h->be.ctx, state, note, msg, sizeof(msg))) {
 		if (!h->state_failed)
 			say("could not set the module's cluster state to %s: %s",
-			    names[state], msg);
+			    backend_state_name(state), msg);
 		h->state_failed = true;
 		h->state = -1;
 		return;
 	}
 	if (h->state_failed)
-		say("the module's cluster state is set again: %s", names[state]);
+		say("the module's cluster state is set again: %s",
+		    backend_state_name(state));
 	h->state_failed = false;
 	h->state = state;
 	snprintf(h->state_note, sizeof(h->state_note), "%s", note);

@@ -301,13 +301,11 @@ static int set_share(void *ctx, const char *cls, uint32_t share, char *msg,
 static int set_state(void *ctx, int state, const char *note, char *msg,
 		     size_t len)
 {
-	static const char *const names[] = { "none", "member", "fallback" };
-
 	(void)ctx;
 	(void)msg;
 	(void)len;
 	fprintf(stderr, "simulated module: cluster state %s: %s\n",
-		names[state], note);
+		backend_state_name(state), note);
 	return 0;
 }
 

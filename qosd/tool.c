@@ -160,19 +160,27 @@ fail:
 	return -1;
 }
 
+/* run(), with the first line of what the tool said into @msg. */
+static int run_said(const char *tool, const char *const args[],
+		    const char *in, char *msg, size_t len)
+{
+	char *out;
+	int rc;
+
+	rc = run(tool, args, in, &out);
+	first_line(msg, len, out ? out : "out of memory");
+	free(out);
+	return rc;
+}
+
 static int restore(void *tool, const char *text, bool check, char *msg,
 		   size_t len)
 {
 	static const char *const apply[] = { "restore", "-", NULL };
 	static const char *const only_check[] = { "restore", "--check", "-",
 						  NULL };
-	char *out;
-	int rc;
 
-	rc = run(tool, check ? only_check : apply, text, &out);
-	first_line(msg, len, out ? out : "out of memory");
-	free(out);
-	return rc;
+	return run_said(tool, check ? only_check : apply, text, msg, len);
 }
 static uint64_t u64_of(struct json_object *o, const char *name)
 {
@@ -235,14 +243,9 @@ static int class_set(const char *tool, const char *cls, const char *opt,
 {
 	char v[24];
 	const char *const args[] = { "class", "set", cls, opt, v, NULL };
-	char *out;
-	int rc;
 
 	snprintf(v, sizeof(v), "%" PRIu64, value);
-	rc = run(tool, args, NULL, &out);
-	first_line(msg, len, out ? out : "out of memory");
-	free(out);
-	return rc ? -1 : 0;
+	return run_said(tool, args, NULL, msg, len) ? -1 : 0;
 }
 
 static int set_max(void *tool, const char *cls, uint64_t bps, char *msg,
@@ -257,20 +260,14 @@ static int set_share(void *tool, const char *cls, uint32_t share, char *msg,
 	return class_set(tool, cls, "--share", share, msg, len);
 }
 
-static const char *const state_names[] = { "none", "member", "fallback" };
-
 static int set_state(void *tool, int state, const char *note, char *msg,
 		     size_t len)
 {
-	const char *const args[] = { "cluster", "set", state_names[state],
-				     "--note", note, NULL };
-	char *out;
-	int rc;
+	const char *const args[] = { "cluster", "set",
+				     backend_state_name(state), "--note",
+				     note, NULL };
 
-	rc = run(tool, args, NULL, &out);
-	first_line(msg, len, out ? out : "out of memory");
-	free(out);
-	return rc ? -1 : 0;
+	return run_said(tool, args, NULL, msg, len) ? -1 : 0;
 }
 
 static const struct backend_ops tool_ops = {
