@@ -46,7 +46,10 @@
  * Latency well above that minimum means requests queue inside the device,
  * where we cannot order them: shrink. Work held back while latency stays
  * low means the device could take more: grow. A short probe at reduced
- * depth each epoch refreshes the minimum.
+ * depth each epoch refreshes the minimum: a window to drain, one to
+ * measure. Without a latency class these end as soon as the drain is done
+ * and a request has completed, so that a slow device (tens of ms a
+ * request) is not held at its least depth for most of the epoch.
  *
  * Held work reaches the device only when the caller next asks for it
  * (the module's worker runs some time after the completion that made

@@ -203,6 +203,39 @@ static void test_ceiling(void)
 	sim_free(&s);
 }
 
+/*
+ * A slow device that serves in parallel, as emulated NVMe drives of 48 ms a
+ * request and 6 tags do (051): each epoch's probe of the least depth may
+ * not hold the device at one request for most of a second. It did, 8
+ * windows of 8 completions at 48 ms each: a class capped at 8 MB/s moved
+ * 4.8, and two saturating hosts kept the device 82% busy.
+ */
+static void test_slow_device(void)
+{
+	struct nqs_class_conf k = { .weight = 70, .ceil_bps = 8 * MB };
+	double dev = 6.0 * (128 << 10) / 0.048 / MB, got;
+	struct sim s;
+	bool ok;
+
+	sim_init(&s, 2, 2, 100 * MB, 48 * MS);
+	s.dev_slots = 6;
+	nqs_domain_set_tags(&s.dom, s.dev_slots);
+	s.hosts[0].qd = 16;
+	s.hosts[1].qd = 16;
+	sim_start(&s);
+	measure(&s, 1 * SEC, 10 * SEC);
+	got = sim_class_bps(&s, 0, 10 * SEC) + sim_class_bps(&s, 1, 10 * SEC);
+	ok = near(100 * got / MB / dev, 100, 5,
+		  "two hosts on a 48 ms, 6-slot device: % of what it serves");
+	nqs_class_set_conf(&s.classes[1], &k, s.now);
+	s.hosts[0].qd = 0;
+	measure(&s, 2 * SEC, 10 * SEC);
+	ok &= near(sim_class_bps(&s, 1, 10 * SEC) / MB, 8, 0.4,
+		   "class capped at 8 MB/s alone on it, MB/s");
+	result(ok, "a slow parallel device stays busy and ceilings hold on it");
+	sim_free(&s);
+}
+
 /* An IOPS ceiling holds, for requests far below the byte rates around. */
 static void test_iops_ceiling(void)
 {
@@ -569,6 +602,7 @@ static const struct {
 	{ "work_conserving_worker_delay", test_work_conserving_worker_delay },
 	{ "ceiling", test_ceiling },
 	{ "iops_ceiling", test_iops_ceiling },
+	{ "slow_device", test_slow_device },
 	{ "burst", test_burst },
 	{ "floor", test_floor },
 	{ "capacity_hint", test_capacity_hint },
