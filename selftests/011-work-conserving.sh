@@ -12,7 +12,9 @@
 # second in which a host completed nothing while the VM ran fails the
 # nvmet-qos run that had it, unless stock's run had as many. On a slow
 # machine a miss of a bar is reported, a skip (nq_slow_miss).
-# Transports: tcp rdma
+# Over nvmet-tcp only: work conservation is the scheduler's, whatever
+# carries the requests, and soft-RoCE's data path is run by 003, 004,
+# 010, 012 and 016 (its 92 s here made room for 051's NVMe drives).
 . "$(dirname "$0")/lib.sh"
 nq_require nvme fio python3
 

@@ -3,7 +3,7 @@
 #
 # A device far slower than its hosts ask, for a long time: a 5 MB/s
 # null_blk under four hosts of verified 64 KiB random I/O at QD32 in
-# classes that hold requests back, for 120 s, with the hung-task
+# classes that hold requests back, for 90 s, with the hung-task
 # detector at 20 s. No verify error, no hung task, and no growth of the
 # module's memory: its per-request cache ("tracked", not merged with
 # others since the VM boots with slab_nomerge) grows from what it held
@@ -14,7 +14,7 @@
 . "$(dirname "$0")/lib.sh"
 nq_require nvme fio python3
 
-SECS=${NQ_SLOW_SECS:-120}
+SECS=${NQ_SLOW_SECS:-90}
 W=$NQ_WORK
 
 # slab NAME [READS]: objects allocated from slab cache NAME, empty if it
