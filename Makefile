@@ -58,7 +58,7 @@ DEBIAN_PKGS := build-essential bc bison flex kmod pkg-config cpio xz-utils \
 	linux-image-6.12-amd64 linux-headers-6.12-amd64 linux-source-6.12 \
 	qemu-system-x86 busybox-static nvme-cli fio \
 	libnl-3-dev libnl-genl-3-dev gnuplot-nox groff-base systemd dkms openssl \
-	libelf-dev libssl-dev strace dmsetup patch \
+	libelf-dev libssl-dev strace dmsetup mdadm patch \
 	libcurl4-openssl-dev libjson-c-dev etcd-server etcd-client curl
 
 .PHONY: all module ctl qosd deps check check-all-kernels check-debug check-mutants unit-check vm-check demo bench install \

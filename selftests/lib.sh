@@ -258,6 +258,45 @@ nq_nullb_bytes() {
 # nq_nullb_capacity BS: the same in cost units (nq_host_stats) of reads.
 nq_nullb_capacity() { echo $(($(nq_nullb_bytes "$1") / $1 * ($1 + NQ_IO_COST))); }
 
+# nq_nvme_up QD: bind the guest's emulated NVMe drives (a boot with
+# scripts/vm --nvme; a test asks for one with a "# Boot: nvme N" line) to
+# the PCI nvme driver with QD entries a queue (so QD - 1 requests in
+# flight, its tags), and wait for their namespaces. Skips without drives.
+# Not in a command substitution: a skip or failure there would end only
+# the subshell.
+nq_nvme_up() {
+	local c n want
+	want=$(grep -lx 0x010802 /sys/bus/pci/devices/*/class 2>/dev/null | wc -l)
+	[ "$want" -gt 0 ] || skip "no emulated NVMe drives: the VM was not booted with scripts/vm --nvme"
+	[ -d /sys/module/nvme ] || modprobe nvme io_queue_depth="$1" ||
+		die "modprobe nvme failed"
+	for _ in $(seq 100); do
+		n=0
+		for c in /sys/class/nvme/nvme*; do
+			grep -q '^nq\(drive\|data\)[0-9]* *$' "$c/serial" 2>/dev/null &&
+				[ -b "/dev/${c##*/}n1" ] && n=$((n + 1))
+		done
+		[ "$n" -ge "$want" ] && return 0
+		sleep 0.1
+	done
+	die "$n of $want NVMe drives came up"
+}
+
+# nq_nvme_list [KIND]: the block devices of the namespaces of the drives
+# of KIND, in the drives' order (nq_nvme_up first): "drive" (the
+# default), QEMU's nvme controllers over nothing but a fixed service
+# time, each request taking that time and a drive serving as many at
+# once as it has tags, as flash serves small requests beside large ones;
+# or "data", the one that keeps data, throttled in one FIFO.
+nq_nvme_list() {
+	local c ser kind=nq${1:-drive}
+	for c in /sys/class/nvme/nvme*; do
+		# the serial number is padded with blanks to its 20 bytes
+		read -r ser < "$c/serial" 2>/dev/null || continue
+		[ "${ser%%[0-9]*}" = "$kind" ] && echo "${ser#"$kind"} /dev/${c##*/}n1"
+	done | sort -n | cut -d' ' -f2
+}
+
 # nq_rxe_setup: soft-RoCE for NQ_TRTYPE=rdma. rxe needs an Ethernet
 # device, so one end of a veth pair carries an address per simulated host;
 # rxe loops traffic between local addresses back itself. Skips with the
@@ -295,13 +334,9 @@ nq_rxe_teardown() {
 # shares of a device that is not the bottleneck.
 nq_target_setup() {
 	local mbps=${1:-100} size=${2:-1024}
-	local s=/sys/kernel/config/nvmet/subsystems/$NQ_SUBNQN
-	local p=/sys/kernel/config/nvmet/ports/1
 
 	nq_configfs
-	ip link set lo up
 	if [ "$NQ_TRTYPE" = rdma ]; then
-		nq_rxe_setup
 		mbps=$((mbps * 2 / 5))
 		log "rdma: the device runs at $mbps MB/s"
 	fi
@@ -317,6 +352,20 @@ nq_target_setup() {
 		log "NQ_RATE_PCT=$NQ_RATE_PCT: the device runs at $mbps MB/s"
 	fi
 	nq_nullb "$NQ_NULLB" "$mbps" "$size"
+	nq_target_export "/dev/$NQ_NULLB"
+}
+
+# nq_target_export PATH [buffered]: export PATH, a block device or a
+# file (nvmet's file backend, O_DIRECT unless "buffered" is given), as
+# namespace 1 of NQ_SUBNQN on a port of NQ_TRTYPE listening on every
+# address; nq_target_setup's second half, for a backing of a test's own.
+nq_target_export() {
+	local s=/sys/kernel/config/nvmet/subsystems/$NQ_SUBNQN
+	local p=/sys/kernel/config/nvmet/ports/1
+
+	nq_configfs
+	ip link set lo up
+	[ "$NQ_TRTYPE" != rdma ] || nq_rxe_setup
 	# nvme-loop is both ends in one module
 	if [ "$NQ_TRTYPE" != loop ]; then
 		modprobe "nvmet-$NQ_TRTYPE" || die "modprobe nvmet-$NQ_TRTYPE failed"
@@ -329,7 +378,8 @@ nq_target_setup() {
 	mkdir "$s" || die "cannot create subsystem"
 	echo 1 > "$s/attr_allow_any_host"
 	mkdir "$s/namespaces/1"
-	echo -n "/dev/$NQ_NULLB" > "$s/namespaces/1/device_path"
+	echo -n "$1" > "$s/namespaces/1/device_path"
+	[ "${2:-}" != buffered ] || echo 1 > "$s/namespaces/1/buffered_io"
 	echo 1 > "$s/namespaces/1/enable" || die "cannot enable namespace"
 	mkdir "$p"
 	echo "$NQ_TRTYPE" > "$p/addr_trtype"

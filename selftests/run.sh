@@ -155,15 +155,19 @@ lockdep_on() {
 
 # Tests with a "# Boot: icount" line read what work costs off a clock
 # that counts instructions (scripts/vm --icount, which puts nq.icount=1
-# on the command line) and run only in such a boot; the others run only
-# in a normal one (scripts/check boots each kind for its tests).
+# on the command line); tests with a "# Boot: nvme N" line export
+# emulated NVMe drives (scripts/vm --nvme N: nq.nvme=N). Each runs only
+# in a boot of its kind, the others only in a plain one (scripts/check
+# boots each kind for its tests).
 if [ $# -gt 0 ]; then
 	tests=("$@")
 else
 	tests=()
-	icount=$(grep -qw nq.icount=1 /proc/cmdline && echo 1)
+	kind=
+	grep -qw nq.icount=1 /proc/cmdline && kind=icount
+	grep -qw 'nq.nvme=[0-9]*' /proc/cmdline && kind=nvme
 	for t in [0-9][0-9][0-9]-*.sh; do
-		[ "$(grep -c '^# Boot: icount$' "$t")" -eq "${icount:-0}" ] && tests+=("$t")
+		[ "$(sed -n 's/^# Boot: \([a-z]*\).*/\1/p' "$t")" = "$kind" ] && tests+=("$t")
 	done
 fi
 
