@@ -109,8 +109,10 @@ grep -q "\"applied_revision\":$rev," <<< "$st" || fail "the head does not report
 
 # The ceiling from etcd holds on real I/O, and the head publishes the
 # class's rate and the requests it holds, each interval (sampled four
-# times from the middle of the run).
-( sleep $((SECS / 2)); for _ in 1 2 3 4; do get /nvmet-qos/heads/head1; sleep 0.6; done ) \
+# times from a third into the run: each sample's curl and python3 take
+# most of a second under TCG, and from the middle of a 12 s run the
+# fourth came after fio had stopped, a rate of 0 with nothing held).
+( sleep $((SECS / 3)); for _ in 1 2 3 4; do get /nvmet-qos/heads/head1; sleep 0.6; done ) \
 	> "$W/mid" 2>&1 &
 mid=$!
 nq_overlap_rates etcd "$SECS" "--rw=randread --bs=128k --iodepth=16" "$d1"
