@@ -103,9 +103,7 @@ for r in $(seq "$ROUNDS"); do
 	quse+=("$RUN_USE")
 done
 
-tags=$("$NQ_CTL" device list --json | python3 -c '
-import json, sys
-print(*[d["tags"] for d in json.load(sys.stdin)["devices"] if d["name"] == sys.argv[1]])' "$NQ_NULLB")
+tags=$(nq_device_get "$NQ_NULLB" tags)
 log "nvmet-qos found $tags tags on the device"
 [ "$tags" = "$SLOTS" ] || fail "nvmet-qos found ${tags:-no} tags on the device, not its $SLOTS"
 ms=$(median "${stock[@]}"); mq=$(median "${qos[@]}"); mu=$(median "${use[@]}")

@@ -60,26 +60,15 @@ modprobe raid0 || die "modprobe raid0 failed"
 mdadm --build "$MD" --level=0 --chunk=32 --raid-devices=4 "${drives[@]:0:4}" ||
 	die "mdadm --build of $MD failed"
 
-# device_tags NAME: the tags nvmet-qos took for device NAME.
-device_tags() {
-	"$NQ_CTL" device list --json | python3 -c '
-import json, sys
-for d in json.load(sys.stdin)["devices"]:
-    if d["name"] == sys.argv[1]:
-        print(d["tags"])
-' "$1"
-}
-
 # expect_tags DEV: nvmet-qos's tags for DEV are its driver's: each
 # hardware queue's depth over all of them, 0 for a device without them.
 expect_tags() {
-	local b want=0 q got
+	local b queues got want
 	b=$(basename "$(readlink -f "$1")")
-	for q in /sys/block/"$b"/mq/*; do
-		[ -d "$q" ] || continue
-		want=$((want + $(cat "/sys/block/$b/queue/nr_requests")))
-	done
-	got=$(device_tags "$b")
+	queues=$(find "/sys/block/$b/mq" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | wc -l)
+	want=0
+	[ "$queues" -eq 0 ] || want=$((queues * $(cat "/sys/block/$b/queue/nr_requests")))
+	got=$(nq_device_get "$b" tags)
 	if [ "$got" = "$want" ]; then
 		log "$b: nvmet-qos counts $got tags, as its driver has"
 	else

@@ -1210,6 +1210,14 @@ nq_slow_miss() {
 	skip_later "slow machine, not judged: $1; the hosts moved $2 $4 ($load)"
 }
 
+# nq_device_get NAME KEY: field KEY of device NAME in "device list
+# --json"; nothing when the module has no device of that name.
+nq_device_get() {
+	"$NQ_CTL" device list --json | python3 -c '
+import json, sys
+print(*[d[sys.argv[2]] for d in json.load(sys.stdin)["devices"] if d["name"] == sys.argv[1]])' "$1" "$2"
+}
+
 # nq_policy_state: the classes, hosts and devices as JSON, to compare.
 nq_policy_state() {
 	"$NQ_CTL" class list --json
