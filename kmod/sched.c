@@ -809,9 +809,14 @@ static u64 lpc_of(u64 lat, u64 cost)
  * costs the latency class a few slow requests. Growth also waits until
  * the worst is within an eighth of the best.
  *
- * The cap never goes below half the depth: a latency class may cost the
- * bandwidth classes at most half of what the device takes. Latency that
- * more throttling would still not fix (a host short of CPU) then stays.
+ * The cap never goes below a third of the depth: a latency class may cost
+ * the bandwidth classes at most about half of what the device serves at
+ * once. The depth lets the device queue until its latency is 1.5 to 2
+ * times the least (adapt()), so it holds 1.5 to 2 times that; half the
+ * depth, the floor before, is then all of it, and on a device of few
+ * slots no slot was left for the latency class's read (sched_test
+ * latency_slow: 6 slots of 24 ms, p99 2x). Latency that more throttling
+ * would still not fix (a host short of CPU) then stays.
  */
 static void latency_adapt(struct nqs_domain *d, u64 now)
 {
@@ -834,7 +839,7 @@ static void latency_adapt(struct nqs_domain *d, u64 now)
 		   8 * worst <= 9 * best) {
 		d->lat_cap += d->lat_cap / 8 + 1;
 	}
-	d->lat_cap = min(max(d->lat_cap, d->depth / 2), d->depth);
+	d->lat_cap = min(max(d->lat_cap, d->depth / 3), d->depth);
 }
 
 /*

@@ -65,7 +65,8 @@
  * the best seen, the cap shrinks and does not grow again for an epoch.
  * The bandwidth classes then leave the device some headroom, which is
  * what keeps the latency class's p99 near its uncontended value. The cap
- * never takes more than half the depth.
+ * never takes more than two thirds of the depth: about half of what the
+ * device serves at once, as the depth runs 1.5 to 2 times that.
  *
  * Where the caller knows how many requests the device serves at once (a
  * blk-mq disk's tags), a latency class also gets a share of them: while it
