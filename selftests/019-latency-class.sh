@@ -52,33 +52,14 @@ d2=$(nq_connect 2) || exit 1
 # run NAME: inference alone, then inference next to the bandwidth host;
 # RUN_PCT is the contended p99 as a percentage of the uncontended one,
 # RUN_USE the bandwidth host's rate as a percentage of DEV_KBS.
-# (Not printed for a command substitution: a failure recorded in its
-# subshell would be lost.)
 run() {
-	nq_fio_hosts "$1_alone" "$SECS" "$INF" "$d1"
-	nq_fio_hosts "$1_inf" "$SECS" "$INF" "$d1" &
-	local inf=$!
-	fio --name=bw --filename="$d2" --ioengine=libaio --direct=1 $BW \
-		--offset=256M --size=128M --time_based --runtime=$((SECS + 2)) \
-		--output-format=json > "$NQ_WORK/$1_bw.json" 2>&1 &
-	local bw=$!
-	wait $inf || fail "inference fio failed"
-	wait $bw || fail "bandwidth fio failed"
-	# One python3 for the run's three files and its ratio: on the debug
-	# kernel a python3 start takes tens of seconds, and four per run made
-	# the test outlast its 2,400 s there.
-	local a c bw
-	read -r a c bw RUN_PCT RUN_USE < <(python3 -c '
-import json, sys
-def p99(name):
-    return json.load(open(name))["jobs"][0]["read"]["clat_ns"]["percentile"]["99.000000"]
-a, c = p99(sys.argv[1]), p99(sys.argv[2])
-bw = sum(j["read"]["bw_bytes"] for j in json.load(open(sys.argv[3]))["jobs"])
-print(a // 1000, c // 1000, bw // 1000, "%.2f" % (100.0 * c / a),
-      "%.1f" % (100.0 * bw / 1000 / int(sys.argv[4])))' \
-		"$NQ_WORK/$1_alone.1.json" "$NQ_WORK/$1_inf.1.json" "$NQ_WORK/$1_bw.json" "$DEV_KBS")
-	[ -n "$RUN_USE" ] || { fail "$1: no p99 or bandwidth in fio's output"; return; }
-	log "$1: p99 $a us alone, $c us contended; bandwidth host $bw kB/s, $RUN_USE% of the device"
+	RUN_PCT='' RUN_USE=''
+	nq_latency_run "$1" "$SECS" "$INF" "$BW" "$d1" "$d2"
+	[ -n "$NQ_LAT_PCT" ] || return
+	RUN_PCT=$NQ_LAT_PCT
+	local t=$((NQ_LAT_BW * 1000 / DEV_KBS))
+	RUN_USE=$((t / 10)).$((t % 10))
+	log "$1: p99 $NQ_LAT_ALONE us alone, $NQ_LAT_CONT us contended; bandwidth host $NQ_LAT_BW kB/s, $RUN_USE% of the device"
 }
 
 qos_on() {

@@ -1224,3 +1224,35 @@ nq_policy_state() {
 	"$NQ_CTL" host list --json
 	"$NQ_CTL" device list --json
 }
+
+# nq_latency_run NAME SECS INF BW DEV_INF DEV_BW: the latency class's
+# measure. Host DEV_INF runs fio arguments INF alone, then again while
+# host DEV_BW runs BW (from 256 MiB on, so the two read apart). Sets
+# NQ_LAT_ALONE and NQ_LAT_CONT, the inference host's p99 in us alone and
+# contended, NQ_LAT_PCT the second as a percentage of the first, and
+# NQ_LAT_BW the bandwidth host's rate in kB/s; NQ_LAT_PCT is empty when
+# fio failed. One python3 for the three reports: on the debug kernel a
+# python3 start takes tens of seconds. (Not for a command substitution:
+# a failure recorded in its subshell would be lost.)
+nq_latency_run() {
+	local name=$1 secs=$2 inf=$3 bw=$4 dinf=$5 dbw=$6 ipid bpid
+	NQ_LAT_PCT=
+	nq_fio_hosts "${name}_alone" "$secs" "$inf" "$dinf" || return
+	nq_fio_hosts "${name}_inf" "$secs" "$inf" "$dinf" &
+	ipid=$!
+	# shellcheck disable=SC2086 # the arguments are words
+	fio --name=bw --filename="$dbw" --ioengine=libaio --direct=1 $bw \
+		--offset=256M --size=128M --time_based --runtime=$((secs + 2)) \
+		--output-format=json > "$NQ_WORK/${name}_bw.json" 2>&1 &
+	bpid=$!
+	wait $ipid || { fail "$name: inference fio failed"; wait $bpid; return; }
+	wait $bpid || { fail "$name: bandwidth fio failed"; return; }
+	read -r NQ_LAT_ALONE NQ_LAT_CONT NQ_LAT_BW NQ_LAT_PCT < <(python3 -c "$nq_fio_report"'
+def p99(name):
+    return report(name)["jobs"][0]["read"]["clat_ns"]["percentile"]["99.000000"]
+a, c = p99(sys.argv[1]), p99(sys.argv[2])
+bw = sum(j["read"]["bw_bytes"] for j in report(sys.argv[3])["jobs"])
+print(a // 1000, c // 1000, bw // 1000, "%.2f" % (100.0 * c / a))' \
+		"$NQ_WORK/${name}_alone.1.json" "$NQ_WORK/${name}_inf.1.json" "$NQ_WORK/${name}_bw.json")
+	[ -n "$NQ_LAT_PCT" ] || fail "$name: no p99 or bandwidth in fio's output"
+}
