@@ -115,8 +115,9 @@ endif
 demo: all
 	KDIR=$(KDIR) scripts/vm --timeout 900 -- scripts/demo-vm
 
-# About 25 minutes on 2 cores under TCG; see bench/vm-bench for its knobs.
-# The held path boots again with one vCPU; the instruction counts boot
+# About 30 minutes on 2 cores under TCG; see bench/vm-bench for its knobs.
+# The held path boots again with one vCPU; the pipeline on a striped set
+# of emulated NVMe drives boots with them; the instruction counts boot
 # apart (one CPU whose clock counts instructions), on 6.12, the kernel
 # with nvme-loop. The scheduler core's own figures run here, not in a VM.
 bench: all
@@ -126,10 +127,12 @@ bench: all
 	cp $(BUILD)/vm/console.log $(BUILD)/vm/bench.log
 	KDIR=$(KDIR) NQ_BENCH_ONLY=held scripts/vm --cpus 1 --timeout 1800 -- bench/vm-bench
 	cp $(BUILD)/vm/console.log $(BUILD)/vm/bench-1cpu.log
+	KDIR=$(KDIR) NQ_BENCH_ONLY=nvme scripts/vm --nvme 4 --timeout 1800 -- bench/vm-bench
+	cp $(BUILD)/vm/console.log $(BUILD)/vm/bench-nvme.log
 	kdir=$$(scripts/find-kdir $(BENCH_INSNS_KVER)) && ko=$$(scripts/kmod-for $$kdir) && \
 		KDIR=$$kdir NQ_KO=$$ko NQ_BENCH_ONLY=insns scripts/vm --icount --timeout 5400 -- bench/vm-bench
 	bench/report --core $(BUILD)/core-bench.json $(BUILD)/vm/bench.log \
-		$(BUILD)/vm/console.log $(BUILD)/vm/bench-1cpu.log
+		$(BUILD)/vm/console.log $(BUILD)/vm/bench-1cpu.log $(BUILD)/vm/bench-nvme.log
 
 # Installs what "make" built; builds nothing, so it also works from a
 # read-only tree.
