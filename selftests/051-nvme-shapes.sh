@@ -51,14 +51,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-nq_nvme_up 4
-mapfile -t drives < <(nq_nvme_list)
-[ ${#drives[@]} -ge 4 ] || die "4 NVMe drives wanted, found ${#drives[@]}: ${drives[*]}"
-log "drives: ${drives[*]}"
-
-modprobe raid0 || die "modprobe raid0 failed"
-mdadm --build "$MD" --level=0 --chunk=32 --raid-devices=4 "${drives[@]:0:4}" ||
-	die "mdadm --build of $MD failed"
+nq_nvme_raid0 "$MD"
 
 # expect_tags DEV: nvmet-qos's tags for DEV are its driver's: each
 # hardware queue's depth over all of them, 0 for a device without them.
@@ -115,7 +108,7 @@ shape() {
 	nq_target_teardown
 }
 
-shape drive "${drives[0]}"
+shape drive "${NQ_DRIVES[0]}"
 shape raid0 "$MD"
 
 # The file: 256 MiB written for the two hosts' regions, so that their

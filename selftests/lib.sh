@@ -297,6 +297,22 @@ nq_nvme_list() {
 	done | sort -n | cut -d' ' -f2
 }
 
+# nq_nvme_raid0 MD: the striped set a head exports: the emulated drives
+# bound (nq_nvme_up 4, so 3 tags a hardware queue), then an md RAID0 MD
+# over the first 4 with 32 KiB chunks (mdadm --build). NQ_DRIVES holds
+# the drives' block devices. Not in a command substitution (nq_nvme_up
+# may skip).
+nq_nvme_raid0() {
+	nq_nvme_up 4
+	mapfile -t NQ_DRIVES < <(nq_nvme_list)
+	[ ${#NQ_DRIVES[@]} -ge 4 ] ||
+		die "4 NVMe drives wanted, found ${#NQ_DRIVES[@]}: ${NQ_DRIVES[*]}"
+	log "drives: ${NQ_DRIVES[*]}"
+	modprobe raid0 || die "modprobe raid0 failed"
+	mdadm --build "$1" --level=0 --chunk=32 --raid-devices=4 "${NQ_DRIVES[@]:0:4}" ||
+		die "mdadm --build of $1 failed"
+}
+
 # nq_rxe_setup: soft-RoCE for NQ_TRTYPE=rdma. rxe needs an Ethernet
 # device, so one end of a veth pair carries an address per simulated host;
 # rxe loops traffic between local addresses back itself. Skips with the
