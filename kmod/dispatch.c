@@ -138,6 +138,7 @@ static struct nqs_req *expire(struct nq_domain *d, u64 now, bool *retry)
 		d->forced++;
 		return r;
 	}
+	r->key = req_ops->key(r);
 	nq_retries_note(&d->retries, fl->host, r->key, r->first_ns,
 			r->retried + 1, now);
 	d->retried++;

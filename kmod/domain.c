@@ -37,6 +37,8 @@ static DEFINE_SPINLOCK(domains_lock);
 /* Every flow, by host and domain; added under its domain's lock and this. */
 static DEFINE_HASHTABLE(flow_hash, FLOW_HASH_BITS);
 static DEFINE_SPINLOCK(flows_lock);
+/* The way back to nvmet's requests (hook.c), given at init. */
+static const struct nq_req_ops *req_ops;
 static int nr_domains;
 static atomic64_t nr_flows, flows_reclaimed, flows_spilled;
 /* Requests run unscheduled because memory was short (tracker or domain). */
@@ -458,15 +460,16 @@ int nq_domain_configure(u32 key, const struct nq_dev_conf *conf,
 }
 
 /*
- * Offer a request to its domain. True: the caller executes it now. False:
- * it is held and the domain's worker will execute it.
+ * Offer a request to its domain. True: the caller executes it now, and
+ * *@now is the domain's clock for it (0: unscheduled). False: it is held
+ * and the domain's worker will execute it.
  */
 bool nq_domain_submit(struct nq_domain *d, struct nq_host *host,
-		      struct nqs_req *r)
+		      struct nqs_req *r, u64 *now)
 {
 	struct nq_flow *fl;
 	unsigned long flags;
-	bool now, kick = false;
+	bool go, kick = false;
 	u64 t;
 
 	spin_lock_irqsave(&d->lock, flags);
@@ -474,6 +477,7 @@ bool nq_domain_submit(struct nq_domain *d, struct nq_host *host,
 		/* Not scheduled: completion must not account it. */
 		r->flow = NULL;
 		spin_unlock_irqrestore(&d->lock, flags);
+		*now = 0;
 		return true;
 	}
 	fl = flow_get(d, host);
@@ -483,18 +487,21 @@ bool nq_domain_submit(struct nq_domain *d, struct nq_host *host,
 	t = now_ns();
 	/* A command this domain asked its host to send again keeps its place. */
 	r->retried = 0;
-	if (d->retries.n)
+	if (d->retries.n) {
+		r->key = req_ops->key(r);
 		nq_retries_take(&d->retries, fl->host, r->key, t, &r->first_ns,
 				&r->retried);
-	now = nqs_submit(&d->sched, r, t);
-	if (!now) {
+	}
+	go = nqs_submit(&d->sched, r, t);
+	if (!go) {
 		nq_host_held(fl->host, 1);
 		kick = nq_domain_wake(d, nqs_held_next(&d->sched, t), t);
 	}
 	spin_unlock_irqrestore(&d->lock, flags);
 	if (kick)
 		nq_domain_kick(d);
-	return now;
+	*now = t;
+	return go;
 }
 
 static void update_rate(struct nq_domain *d, u64 now)
@@ -511,15 +518,19 @@ static void update_rate(struct nq_domain *d, u64 now)
 	d->rate_ns = now;
 }
 
-void nq_domain_complete(struct nq_domain *d, struct nqs_req *r, u64 lat_ns)
+/* A request dispatched at @dispatch_ns (submit's or execute's clock) is done. */
+void nq_domain_complete(struct nq_domain *d, struct nqs_req *r,
+			u64 dispatch_ns)
 {
 	unsigned long flags;
 	struct nq_flow *fl;
 	bool kick;
-	u64 now = now_ns();
+	u64 now, lat_ns;
 
 	if (!r->flow)
 		return;
+	now = now_ns();
+	lat_ns = now > dispatch_ns ? now - dispatch_ns : 0;
 	fl = nq_flow_of(r);
 	spin_lock_irqsave(&d->lock, flags);
 	d->completed++;
@@ -716,6 +727,7 @@ void nq_domains_class_stats(int id, struct nq_class_stats *st)
 
 int nq_domains_init(const struct nq_req_ops *ops)
 {
+	req_ops = ops;
 	return nq_dispatch_init(ops);
 }
 

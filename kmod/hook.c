@@ -216,7 +216,6 @@ static void shape(const struct nvmet_req *req, struct tracked *t)
 {
 	const struct nvme_command *cmd = req->cmd;
 
-	t->sreq.key = command_key(cmd);
 	t->sreq.bytes = 0;
 	t->sreq.write = true;
 	t->sreq.ops = 1;
@@ -339,13 +338,16 @@ static void untrack_all(void)
 	}
 }
 
-/* Run nvmet's handler for a request; it may complete before this returns. */
-static void execute(struct tracked *t)
+/*
+ * Run nvmet's handler for a request, dispatched at @now (its domain's
+ * clock, read once for both); it may complete before this returns.
+ */
+static void execute(struct tracked *t, u64 now)
 {
 	struct nvmet_req *req = t->req;
 	execute_fn fn = t->fn;
 
-	t->dispatch_ns = ktime_get_ns();
+	t->dispatch_ns = now;
 	hash_tracked(t);
 	fn(req);
 	pending_dec();
@@ -364,7 +366,7 @@ static void complete_held(struct tracked *t, u16 status)
 	complete = symbol_get(nvmet_req_complete);
 	if (WARN_ON_ONCE(!complete)) {
 		/* nvmet going with a queue alive: cannot happen */
-		execute(t);
+		execute(t, ktime_get_ns());
 		return;
 	}
 	t->dispatch_ns = ktime_get_ns();
@@ -414,7 +416,7 @@ static void req_execute(struct nqs_req *r)
 	if (percpu_ref_is_dying(&t->req->sq->ref))
 		abort_held(t);
 	else
-		execute(t);
+		execute(t, ktime_get_ns());
 }
 
 /*
@@ -430,10 +432,16 @@ static bool req_dying(const struct nqs_req *r)
 	       percpu_ref_is_dying(&t->req->ns->ref);
 }
 
+static u64 req_key(const struct nqs_req *r)
+{
+	return command_key(container_of(r, struct tracked, sreq)->req->cmd);
+}
+
 const struct nq_req_ops nq_hook_req_ops = {
 	.execute = req_execute,
 	.retry = req_retry,
 	.dying = req_dying,
+	.key = req_key,
 };
 
 /*
@@ -445,6 +453,7 @@ const struct nq_req_ops nq_hook_req_ops = {
 static void trampoline(struct nvmet_req *req, int slot)
 {
 	struct tracked *t = untrack(req, true);
+	u64 now = 0;
 
 	if (!t) {
 		/*
@@ -458,9 +467,10 @@ static void trampoline(struct nvmet_req *req, int slot)
 	req->execute = t->fn;
 	track(t);
 	if (t->dom && !percpu_ref_is_dying(&req->sq->ref) &&
-	    !nq_domain_submit(t->dom, t->host, &t->sreq))
+	    !nq_domain_submit(t->dom, t->host, &t->sreq, &now))
 		return;
-	execute(t);
+	/* 0 unless scheduled: then nothing reads the dispatch time */
+	execute(t, now);
 }
 
 #define TRAMPOLINE(n) \
@@ -559,8 +569,7 @@ static void probe_complete(void *data, struct nvmet_req *req)
 		return;
 	}
 	if (t->dom)
-		nq_domain_complete(t->dom, &t->sreq,
-				   ktime_get_ns() - t->dispatch_ns);
+		nq_domain_complete(t->dom, &t->sreq, t->dispatch_ns);
 	if (t->counted)
 		nq_host_account(t->host, t->sreq.write ? NQ_WRITE : NQ_READ,
 				t->sreq.bytes, req->cqe->status != 0);

@@ -159,6 +159,12 @@ struct nq_req_ops {
 	void (*retry)(struct nqs_req *r);
 	/* Its controller or namespace is going away: release it now. */
 	bool (*dying)(const struct nqs_req *r);
+	/*
+	 * What a retry of it repeats (struct nqs_req's key), asked for only
+	 * when it is asked to be sent again or its domain has such requests
+	 * out: most requests never need it.
+	 */
+	u64 (*key)(const struct nqs_req *r);
 };
 
 int nq_domains_init(const struct nq_req_ops *ops);
@@ -168,8 +174,9 @@ int nq_domain_configure(u32 key, const struct nq_dev_conf *conf,
 			struct nq_dev_snapshot *snap,
 			struct netlink_ext_ack *extack);
 bool nq_domain_submit(struct nq_domain *d, struct nq_host *host,
-		      struct nqs_req *r);
-void nq_domain_complete(struct nq_domain *d, struct nqs_req *r, u64 lat_ns);
+		      struct nqs_req *r, u64 *now);
+void nq_domain_complete(struct nq_domain *d, struct nqs_req *r,
+			u64 dispatch_ns);
 void nq_domains_apply(void);
 void nq_domains_bypass(void);
 int nq_domain_walk(unsigned long *pos,
