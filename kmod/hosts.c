@@ -62,7 +62,7 @@ struct nq_host {
 	struct hlist_node hnode;	/* in hosts_hash while live */
 	struct list_head lnode;		/* on hosts_list, then on dying */
 	u64 seq;			/* creation order: a dump's cursor */
-	u32 hash;
+	u64 hashlen;			/* nqn_hashlen() */
 	u16 class_id;			/* policy: WRITE_ONCE under policy_mutex */
 	u16 weight;
 	bool assigned;			/* by an admin: kept until deleted */
@@ -90,18 +90,31 @@ static atomic64_t nr_reclaimed, nr_folded;
 static struct delayed_work reclaim_work;
 static bool stopping;
 
-static u32 nqn_hash(const char *nqn)
+/*
+ * The hash and length of @nqn's first NVMET_QOS_NQN_MAX_LEN characters
+ * (nvmet takes longer host NQNs than the spec's). Every I/O looks its host
+ * up by NQN: one word-at-a-time pass over it, not a strnlen(), a hash and
+ * a strncmp() a byte at a time.
+ */
+static u64 nqn_hashlen(const char *nqn)
 {
-	return full_name_hash(NULL, nqn, strnlen(nqn, NVMET_QOS_NQN_MAX_LEN));
+	char cut[NVMET_QOS_NQN_MAX_LEN + 1];
+	u64 hl = hashlen_string(NULL, nqn);
+
+	if (likely(hashlen_len(hl) <= NVMET_QOS_NQN_MAX_LEN))
+		return hl;
+	/* as its host keeps it, so that its own name finds it again */
+	strscpy(cut, nqn, sizeof(cut));
+	return hashlen_string(NULL, cut);
 }
 
-static struct nq_host *lookup(const char *nqn, u32 hash)
+static struct nq_host *lookup(const char *nqn, u64 hl)
 {
 	struct nq_host *host;
 
-	hash_for_each_possible_rcu(hosts_hash, host, hnode, hash)
-		if (host->hash == hash &&
-		    !strncmp(host->nqn, nqn, NVMET_QOS_NQN_MAX_LEN))
+	hash_for_each_possible_rcu(hosts_hash, host, hnode, hashlen_hash(hl))
+		if (host->hashlen == hl &&
+		    !memcmp(host->nqn, nqn, hashlen_len(hl)))
 			return host;
 	return NULL;
 }
@@ -112,7 +125,7 @@ static void host_free(struct nq_host *host)
 	kfree(host);
 }
 
-static struct nq_host *host_alloc(const char *nqn, u32 hash, gfp_t gfp)
+static struct nq_host *host_alloc(const char *nqn, u64 hl, gfp_t gfp)
 {
 	struct nq_host *host;
 
@@ -126,7 +139,7 @@ static struct nq_host *host_alloc(const char *nqn, u32 hash, gfp_t gfp)
 		kfree(host);
 		return NULL;
 	}
-	host->hash = hash;
+	host->hashlen = hl;
 	strscpy(host->nqn, nqn, sizeof(host->nqn));
 	return host;
 }
@@ -175,7 +188,7 @@ static bool insert(struct nq_host *new)
 	if (nr_hosts >= READ_ONCE(max_hosts))
 		return false;
 	new->seq = next_seq++;
-	hash_add_rcu(hosts_hash, &new->hnode, new->hash);
+	hash_add_rcu(hosts_hash, &new->hnode, hashlen_hash(new->hashlen));
 	list_add_tail_rcu(&new->lnode, &hosts_list);
 	nr_hosts++;
 	return true;
@@ -203,10 +216,10 @@ static struct nq_host *host_get(const char *nqn, gfp_t gfp, bool create,
 {
 	struct nq_host *host, *new = NULL;
 	unsigned long flags;
-	u32 hash = nqn_hash(nqn);
+	u64 hl = nqn_hashlen(nqn);
 
 	rcu_read_lock();
-	host = lookup(nqn, hash);
+	host = lookup(nqn, hl);
 	if (host && ref)
 		get_ref(host);
 	rcu_read_unlock();
@@ -214,9 +227,9 @@ static struct nq_host *host_get(const char *nqn, gfp_t gfp, bool create,
 		return host;
 
 	if (READ_ONCE(nr_hosts) < READ_ONCE(max_hosts))
-		new = host_alloc(nqn, hash, gfp);
+		new = host_alloc(nqn, hl, gfp);
 	spin_lock_irqsave(&hosts_lock, flags);
-	host = lookup(nqn, hash);
+	host = lookup(nqn, hl);
 	if (!host && new && insert(new)) {
 		host = new;
 		new = NULL;
@@ -302,7 +315,7 @@ void nq_host_disconnect(const char *nqn, bool auth)
 	unsigned long flags;
 
 	spin_lock_irqsave(&hosts_lock, flags);
-	host = lookup(nqn, nqn_hash(nqn));
+	host = lookup(nqn, nqn_hashlen(nqn));
 	/* 0 already: it connected before we were loaded */
 	if (host && host->nr_ctrls) {
 		host->nr_ctrls--;
@@ -319,7 +332,7 @@ void nq_host_auth_changed(const char *nqn, int delta)
 	unsigned long flags;
 
 	spin_lock_irqsave(&hosts_lock, flags);
-	host = lookup(nqn, nqn_hash(nqn));
+	host = lookup(nqn, nqn_hashlen(nqn));
 	if (host && (delta > 0 || host->nr_ctrls_auth))
 		host->nr_ctrls_auth += delta;
 	spin_unlock_irqrestore(&hosts_lock, flags);
@@ -364,7 +377,7 @@ int nq_host_class_of(const char *nqn)
 	u32 weight;
 
 	rcu_read_lock();
-	host = lookup(nqn, nqn_hash(nqn));
+	host = lookup(nqn, nqn_hashlen(nqn));
 	if (host)
 		nq_host_policy(host, &class_id, &weight);
 	rcu_read_unlock();
@@ -464,7 +477,7 @@ int nq_host_snapshot_nqn(const char *nqn, struct nq_host_snapshot *snap)
 	if (!strcmp(nqn, NQ_OVERFLOW_NQN))
 		host = READ_ONCE(overflow_listed) ? overflow : NULL;
 	else
-		host = lookup(nqn, nqn_hash(nqn));
+		host = lookup(nqn, nqn_hashlen(nqn));
 	if (host) {
 		snapshot(host, snap);
 		ret = 0;

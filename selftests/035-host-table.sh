@@ -13,6 +13,9 @@
 #   second apart: about 3 s); an assigned host is kept while assigned, and
 #   once unassigned goes after host_idle_secs, the table being emptier;
 # - a host connecting after that gets an entry of its own again;
+# - two host NQNs of 223 characters (nvmet takes that many from a raw
+#   connect, selftests/nvmetcp.py) that differ only in the last are one
+#   host, found by the 222 the table keeps, and both reads count there;
 # - every request is accounted for.
 . "$(dirname "$0")/lib.sh"
 nq_require nvme dd python3
@@ -78,6 +81,18 @@ dd if="$d5" of=/dev/null bs=64k count=4 iflag=direct 2>/dev/null || fail "read o
 nq_ctl host unassign "$(host_nqn 1)"
 for _ in $(seq 100); do nq_listed "$(host_nqn 1)" || break; sleep 0.1; done
 nq_listed "$(host_nqn 1)" && fail "host 1 is still listed 10 s after it was unassigned"
+
+long=nqn.2026-11.io.nvmet-qos:$(printf 'l%.0s' $(seq 197))
+python3 "$NQ_ROOT/selftests/nvmetcp.py" touch "$(host_addr 6)" "$NQ_PORT" \
+	"$NQ_SUBNQN" "$long" 2 1 > "$W/touch" 2>&1 ||
+	fail "the hosts of 223-character NQNs failed: $(tail -c 300 "$W/touch")"
+if lh=$("$NQ_CTL" host show "$long" --json); then
+	log "${long}1 and ${long}2 read a block each: $lh"
+	[ "$(nq_json_get "$lh" read_ios)" -eq 2 ] ||
+		fail "their host counted $(nq_json_get "$lh" read_ios) reads, want 2"
+else
+	fail "no host by the 222 characters the table keeps of ${long}1 and ${long}2"
+fi
 
 nq_check_balance
 nq_finish
