@@ -92,7 +92,7 @@ static bool stopping;
 
 /*
  * The hash and length of @nqn's first NVMET_QOS_NQN_MAX_LEN characters
- * (nvmet takes longer host NQNs than the spec's). Every I/O looks its host
+ * (nvmet takes one more from a raw connect). Every I/O looks its host
  * up by NQN: one word-at-a-time pass over it, not a strnlen(), a hash and
  * a strncmp() a byte at a time.
  */
