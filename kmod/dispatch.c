@@ -64,6 +64,12 @@ struct workqueue_struct *nq_wq;
 /* How held requests go back to nvmet (hook.c), given at init. */
 static const struct nq_req_ops *req_ops;
 
+/* What a retry of @r repeats (nq_req_ops.key), for the retry table. */
+u64 nq_req_key(const struct nqs_req *r)
+{
+	return req_ops->key(r);
+}
+
 /* How many work items dispatch a domain's held requests now. */
 static u32 dispatchers_now(void)
 {
@@ -138,7 +144,7 @@ static struct nqs_req *expire(struct nq_domain *d, u64 now, bool *retry)
 		d->forced++;
 		return r;
 	}
-	r->key = req_ops->key(r);
+	r->key = nq_req_key(r);
 	nq_retries_note(&d->retries, fl->host, r->key, r->first_ns,
 			r->retried + 1, now);
 	d->retried++;

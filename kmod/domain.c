@@ -37,8 +37,6 @@ static DEFINE_SPINLOCK(domains_lock);
 /* Every flow, by host and domain; added under its domain's lock and this. */
 static DEFINE_HASHTABLE(flow_hash, FLOW_HASH_BITS);
 static DEFINE_SPINLOCK(flows_lock);
-/* The way back to nvmet's requests (hook.c), given at init. */
-static const struct nq_req_ops *req_ops;
 static int nr_domains;
 static atomic64_t nr_flows, flows_reclaimed, flows_spilled;
 /* Requests run unscheduled because memory was short (tracker or domain). */
@@ -488,7 +486,7 @@ bool nq_domain_submit(struct nq_domain *d, struct nq_host *host,
 	/* A command this domain asked its host to send again keeps its place. */
 	r->retried = 0;
 	if (d->retries.n) {
-		r->key = req_ops->key(r);
+		r->key = nq_req_key(r);
 		nq_retries_take(&d->retries, fl->host, r->key, t, &r->first_ns,
 				&r->retried);
 	}
@@ -727,7 +725,6 @@ void nq_domains_class_stats(int id, struct nq_class_stats *st)
 
 int nq_domains_init(const struct nq_req_ops *ops)
 {
-	req_ops = ops;
 	return nq_dispatch_init(ops);
 }
 

@@ -79,6 +79,7 @@ extern struct workqueue_struct *nq_wq;
 void nq_dispatch_setup(struct nq_domain *d);
 void nq_dispatch_stop(struct nq_domain *d);
 void nq_domain_kick(struct nq_domain *d);
+u64 nq_req_key(const struct nqs_req *r);
 bool nq_domain_wake(struct nq_domain *d, u64 t, u64 now);
 int nq_dispatch_init(const struct nq_req_ops *ops);
 void nq_dispatch_exit(void);

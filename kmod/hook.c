@@ -469,7 +469,7 @@ static void trampoline(struct nvmet_req *req, int slot)
 	if (t->dom && !percpu_ref_is_dying(&req->sq->ref) &&
 	    !nq_domain_submit(t->dom, t->host, &t->sreq, &now))
 		return;
-	/* 0 unless scheduled: then nothing reads the dispatch time */
+	/* 0 when not scheduled, and then nothing reads the dispatch time */
 	execute(t, now);
 }
 
