@@ -30,7 +30,8 @@
  * its lead, measured against the clock when it went idle).
  *
  * A class above its ceiling (token buckets in bytes/s and IOPS, with a
- * burst) is skipped until its tokens return. A class that was idle restarts
+ * burst) is skipped until its tokens return; while it waits, tokens a
+ * late dispatcher did not use are kept beyond the burst, for a while. A class that was idle restarts
  * at the domain's virtual clock, so idle time earns no credit: the share of
  * an idle class goes to the active ones in proportion to their weights.
  * Within a class, backlogged flows are served by deficit round robin with a
@@ -114,6 +115,7 @@ struct nqs_bucket {
 	u64 rate;		/* per second; 0: unlimited */
 	u64 cap;
 	u64 last;		/* ns up to which tokens were added */
+	bool waited;		/* its class waited at the last refill */
 };
 
 /* One class on one domain. */

@@ -627,9 +627,37 @@ nq_fio_stop() {
 	return $ret
 }
 
+# nq_busy_cpus ON OFF: on every CPU, a real-time (SCHED_FIFO) loop that
+# spins the first ON ms of every ON + OFF of the clock, all CPUs at once,
+# as a busy head's interrupts and real-time work do: kworkers, nvmet-qos's
+# dispatcher among them, wait up to ON ms (with the CPUs busy by turns,
+# an unbound kworker moves to the free one). nq_busy_stop ends them
+# (nq_cleanup too).
+NQ_BUSY_PIDS=()
+nq_busy_cpus() {
+	local cpu on=$(($1 * 1000)) period=$((($1 + $2) * 1000))
+	for ((cpu = 0; cpu < $(nproc); cpu++)); do
+		( taskset -p -c "$cpu" "$BASHPID" > /dev/null &&
+		  chrt -f -p 10 "$BASHPID" || exit 1
+		  while :; do
+			t=$((${EPOCHREALTIME/./} % period))
+			if [ "$t" -lt "$on" ]; then
+				end=$((${EPOCHREALTIME/./} + on - t))
+				while ((${EPOCHREALTIME/./} < end)); do :; done
+			else
+				nq_sleep_ms $(((period - t) / 1000))
+			fi
+		  done ) &
+		NQ_BUSY_PIDS+=($!)
+	done
+}
+
+nq_busy_stop() { nq_stop_all NQ_BUSY_PIDS; }
+
 # Leave the VM as the test found it, whatever happened; tests with other
 # needs install their own EXIT trap.
 nq_cleanup() {
+	nq_busy_stop
 	nq_heartbeat_stop
 	nq_unpin_tracepoints
 	nq_target_teardown
@@ -768,11 +796,16 @@ with open(sys.argv[2], "w", buffering=1) as f:
 	done
 }
 
-nq_heartbeat_stop() {
-	[ ${#NQ_BEATS[@]} -gt 0 ] || return 0
-	kill "${NQ_BEATS[@]}" 2>/dev/null
-	wait "${NQ_BEATS[@]}" 2>/dev/null
-	NQ_BEATS=()
+nq_heartbeat_stop() { nq_stop_all NQ_BEATS; }
+
+# nq_stop_all ARRAY: kill the background jobs whose pids the array named
+# ARRAY holds, wait for them, and empty it.
+nq_stop_all() {
+	local -n nq_pids_=$1
+	[ ${#nq_pids_[@]} -gt 0 ] || return 0
+	kill "${nq_pids_[@]}" 2>/dev/null
+	wait "${nq_pids_[@]}" 2>/dev/null
+	nq_pids_=()
 }
 
 # nq_fio_dead NAME N: for a run of nq_fio_hosts with a bandwidth log
