@@ -635,7 +635,7 @@ nq_fio_stop() {
 # (nq_cleanup too).
 NQ_BUSY_PIDS=()
 nq_busy_cpus() {
-	local cpu on=$(($1 * 1000)) period=$((($1 + $2) * 1000))
+	local cpu pid on=$(($1 * 1000)) period=$((($1 + $2) * 1000))
 	for ((cpu = 0; cpu < $(nproc); cpu++)); do
 		( taskset -p -c "$cpu" "$BASHPID" > /dev/null &&
 		  chrt -f -p 10 "$BASHPID" || exit 1
@@ -649,6 +649,13 @@ nq_busy_cpus() {
 			fi
 		  done ) &
 		NQ_BUSY_PIDS+=($!)
+	done
+	# A loop that could not go real-time has ended: the CPUs would not
+	# be busy, and what the test claims would go unchecked.
+	nq_sleep_ms 200
+	for pid in "${NQ_BUSY_PIDS[@]}"; do
+		chrt -p "$pid" 2> /dev/null | grep -q SCHED_FIFO ||
+			die "nq_busy_cpus: no real-time loop runs as pid $pid (taskset or chrt failed)"
 	done
 }
 
