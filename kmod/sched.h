@@ -31,9 +31,10 @@
  *
  * A class above its ceiling (token buckets in bytes/s and IOPS, with a
  * burst) is skipped until its tokens return; while it waits, tokens a
- * late dispatcher did not use are kept beyond the burst, for a while. A class that was idle restarts
- * at the domain's virtual clock, so idle time earns no credit: the share of
- * an idle class goes to the active ones in proportion to their weights.
+ * late dispatcher did not use are kept beyond the burst, for a while. A
+ * class that was idle restarts at the domain's virtual clock, so idle time
+ * earns no credit: the share of an idle class goes to the active ones in
+ * proportion to their weights.
  * Within a class, backlogged flows are served by deficit round robin with a
  * quantum proportional to the host weight: O(1) per request whatever the
  * number of hosts. Each flow is FIFO.

@@ -57,10 +57,14 @@ put() {
 	printf '{"key": "%s", "value": "%s"}' "$(printf %s "$1" | base64 -w0)" \
 		"$(base64 -w0)" | curl -sf -m 5 -X POST -d @- "${urls%%,*}/v3/kv/put" > /dev/null
 }
+# range KEY64: the gateway's answer for the key whose base64 is KEY64,
+# its value in base64 inside; one curl, nothing else.
+range() {
+	curl -sf -m 5 -X POST -d "{\"key\": \"$1\"}" "${urls%%,*}/v3/kv/range"
+}
 # get KEY: its value, through the gateway too.
 get() {
-	printf '{"key": "%s"}' "$(printf %s "$1" | base64 -w0)" |
-		curl -sf -m 5 -X POST -d @- "${urls%%,*}/v3/kv/range" |
+	range "$(printf %s "$1" | base64 -w0)" |
 		python3 -c 'import base64, json, sys; print(base64.b64decode(json.load(sys.stdin)["kvs"][0]["value"]).decode())'
 }
 revision() { ec get "$1" -w json | python3 -c 'import json,sys; print(json.load(sys.stdin)["kvs"][0]["mod_revision"])'; }
@@ -126,7 +130,7 @@ key=$(printf %s /nvmet-qos/heads/head1 | base64 -w0)
 ( nq_sleep_ms $((SECS * 1000 / 3))
   for _ in 1 2 3 4; do
 	[ -e "$W/running" ] || break
-	echo "${EPOCHREALTIME/./}000 $(curl -sf -m 5 -X POST -d "{\"key\": \"$key\"}" "${urls%%,*}/v3/kv/range")"
+	echo "${EPOCHREALTIME/./}000 $(range "$key")"
 	nq_sleep_ms 600
   done ) > "$W/mid" 2>&1 &
 mid=$!

@@ -244,6 +244,23 @@ static void test_slow_device(void)
  * 43 ms of the ceiling; a release later than that lost the rest, 11% of
  * the ceiling at a mean of 25 ms, 31% at 50.
  */
+/*
+ * One class @k, one host of @bs-byte reads at @qd, the worker late by a
+ * mean of @delay_ms: 30 s measured after 2 s.
+ */
+static void run_late(struct sim *s, const struct nqs_class_conf *k, u32 bs,
+		     u32 qd, u64 delay_ms)
+{
+	sim_init(s, 1, 1, 50 * MB, 200000);
+	nqs_class_set_conf(&s->classes[0], k, 0);
+	s->hosts[0].bs = bs;
+	s->hosts[0].qd = qd;
+	s->worker_ns = delay_ms * MS;
+	s->worker_exp = true;
+	sim_start(s);
+	measure(s, 2 * SEC, 30 * SEC);
+}
+
 static void test_ceiling_late_worker(void)
 {
 	static const u64 delay_ms[] = { 2, 10, 25, 50 };
@@ -255,28 +272,18 @@ static void test_ceiling_late_worker(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(delay_ms) / sizeof(delay_ms[0]); i++) {
-		sim_init(&s, 1, 1, 50 * MB, 200000);
-		nqs_class_set_conf(&s.classes[0], &k, 0);
-		s.hosts[0].qd = 16;
-		s.worker_ns = delay_ms[i] * MS;
-		s.worker_exp = true;
-		sim_start(&s);
-		measure(&s, 2 * SEC, 30 * SEC);
+		run_late(&s, &k, 128 << 10, 16, delay_ms[i]);
 		snprintf(what, sizeof(what),
 			 "MB/s of a 6 MB/s ceiling, worker late by a mean %llu ms",
 			 (unsigned long long)delay_ms[i]);
 		ok &= near(sim_class_bps(&s, 0, 30 * SEC) / 1e6, 6, 0.06, what);
 		sim_free(&s);
 	}
-	/* An IOPS ceiling the same: 500 IOPS, a burst of 20 ms (10 reads). */
-	sim_init(&s, 1, 1, 50 * MB, 200000);
-	nqs_class_set_conf(&s.classes[0], &ki, 0);
-	s.hosts[0].bs = 4096;
-	s.hosts[0].qd = 64;	/* 16 would bound it below 16 / 25 ms */
-	s.worker_ns = 25 * MS;
-	s.worker_exp = true;
-	sim_start(&s);
-	measure(&s, 2 * SEC, 30 * SEC);
+	/*
+	 * An IOPS ceiling the same: 500 IOPS, a burst of 20 ms (10 reads);
+	 * at depth 64, as 16 would bound it below 16 / 25 ms.
+	 */
+	run_late(&s, &ki, 4096, 64, 25);
 	ok &= near(s.hosts[0].ios / 30.0, 500, 5,
 		   "IOPS of a 500 IOPS ceiling, worker late by a mean 25 ms");
 	sim_free(&s);
