@@ -278,14 +278,6 @@ static void test_slow_device(void)
 }
 
 /*
- * A ceiling holds when the dispatch of held requests is late: a worker
- * that runs a random time after its kick (mean 2 to 50 ms, some far
- * longer), as on a loaded machine or a VM whose CPUs the hypervisor
- * takes away. 128 KiB reads at 6 MB/s: the default burst, 256 KiB, is
- * 43 ms of the ceiling; a release later than that lost the rest, 11% of
- * the ceiling at a mean of 25 ms, 31% at 50.
- */
-/*
  * One class @k, one host of @bs-byte reads at @qd, the worker late by a
  * mean of @delay_ms: 30 s measured after 2 s.
  */
@@ -302,6 +294,14 @@ static void run_late(struct sim *s, const struct nqs_class_conf *k, u32 bs,
 	measure(s, 2 * SEC, 30 * SEC);
 }
 
+/*
+ * A ceiling holds when the dispatch of held requests is late: a worker
+ * that runs a random time after its kick (mean 2 to 50 ms, some far
+ * longer), as on a loaded machine or a VM whose CPUs the hypervisor
+ * takes away. 128 KiB reads at 6 MB/s: the default burst, 256 KiB, is
+ * 43 ms of the ceiling; a release later than that lost the rest, 11% of
+ * the ceiling at a mean of 25 ms, 31% at 50.
+ */
 static void test_ceiling_late_worker(void)
 {
 	static const u64 delay_ms[] = { 2, 10, 25, 50 };
