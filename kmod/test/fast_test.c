@@ -135,3 +135,62 @@ void test_complete_kick(void)
 	       kick ? "wakes the dispatcher" : "wakes nobody");
 	result(ok, "complete_kick: completions wake the dispatcher only when a held request may go");
 }
+
+/*
+ * A latency class's small read goes at once when it is what the dispatcher
+ * would take next anyway, even with other classes' requests held, on a
+ * device whose tags are known: not a larger read of its class, not before
+ * a class urgently below its floor, and not where the tags are unknown.
+ */
+void test_latency_fast(void)
+{
+	struct nqs_class_conf lat = { .weight = 30, .latency = true };
+	struct nqs_class_conf plain = { .weight = 70 };
+	struct nqs_class_conf floor = { .weight = 10, .floor_bps = 100 * MB };
+	static struct nqs_req br[64], fr, a, big, b;
+	struct nqs_class cl, cb, cf;
+	struct nqs_flow fl, fb, ff;
+	struct nqs_domain d;
+	u64 now = 1 * MS;
+	u32 nb = 0, t;
+	bool ok = true;
+
+	/* A completion makes room for a held bulk read; no dispatcher yet. */
+	for (t = 0; t < 2; t++) {
+		nqs_domain_init(&d, now);
+		nqs_domain_set_tags(&d, t ? 0 : 256);
+		nqs_class_init(&cl, &lat, now);
+		nqs_class_init(&cb, &plain, now);
+		nqs_flow_init(&fl, &cl, 100);
+		nqs_flow_init(&fb, &cb, 100);
+		ok &= fill(&d, &fb, br, &nb, now);
+		nqs_complete(&d, &br[0], 100000, now);
+		ok &= submit(&d, &fl, &a, SMALL, now) == !t;
+		printf("# tags %s: a latency class's read while a bulk read waits for the dispatcher: %s\n",
+		       t ? "unknown" : "256", a.queued_ns ? "held" : "admitted");
+		if (t)
+			continue;
+		nqs_complete(&d, &a, 100000, now);
+		ok &= !submit(&d, &fl, &big, BIG, now);
+		printf("# tags 256: then its 128 KiB read: %s\n",
+		       big.queued_ns ? "held" : "admitted");
+	}
+
+	/* A floor class held 20 ms goes first. */
+	nqs_domain_init(&d, now);
+	nqs_domain_set_tags(&d, 256);
+	nqs_class_init(&cl, &lat, now);
+	nqs_class_init(&cb, &plain, now);
+	nqs_class_init(&cf, &floor, now);
+	nqs_flow_init(&fl, &cl, 100);
+	nqs_flow_init(&fb, &cb, 100);
+	nqs_flow_init(&ff, &cf, 100);
+	ok &= fill(&d, &fb, br, &nb, now);
+	ok &= !submit(&d, &ff, &fr, SMALL, now);
+	now += 20 * MS;
+	nqs_complete(&d, &br[0], 100000, now);
+	ok &= !submit(&d, &fl, &b, SMALL, now);
+	printf("# a latency class's read beside a floor class held 20 ms: %s\n",
+	       b.queued_ns ? "held" : "admitted");
+	result(ok, "latency_fast: a latency class's read next in line goes at once");
+}

@@ -29,5 +29,6 @@ void test_hold_bound(void);
 /* fast_test.c: admission on submission while requests are held. */
 void test_capped_fast(void);
 void test_complete_kick(void);
+void test_latency_fast(void);
 
 #endif

@@ -455,7 +455,7 @@ static void test_write_cost(void)
  * (on average 200 us late) sleeps when it dispatches one more, and the
  * core knows the 8 tags.
  */
-static void latency_p99(bool stock, bool sleeps, u32 slots, u64 slot_ns,
+static void latency_p99(bool stock, u64 worker_ns, u32 slots, u64 slot_ns,
 			u32 bs, u64 *alone, u64 *contended, double *bulk)
 {
 	struct nqs_class_conf k = { .weight = 30, .latency = true };
@@ -467,9 +467,9 @@ static void latency_p99(bool stock, bool sleeps, u32 slots, u64 slot_ns,
 	set_weight(&s, 1, 70);
 	if (stock)
 		s.dom.depth = s.dom.depth_min = s.dom.depth_max = 1ULL << 50;
-	if (sleeps) {
+	if (worker_ns) {
 		s.dev_queue_max = 2 * slots;
-		s.worker_ns = 200000;
+		s.worker_ns = worker_ns;
 		s.worker_exp = true;
 		if (!stock)
 			nqs_domain_set_tags(&s.dom, s.dev_slots);
@@ -494,15 +494,15 @@ static void latency_p99(bool stock, bool sleeps, u32 slots, u64 slot_ns,
  * Judge one latency class scenario against stock; true if it holds.
  * @bulk_pct: what the bulk class should keep of stock's throughput, +- @tol.
  */
-static bool latency_case(bool sleeps, u32 slots, u64 slot_ns, u32 bs,
+static bool latency_case(u64 worker_ns, u32 slots, u64 slot_ns, u32 bs,
 			 double bulk_pct, double tol)
 {
 	double bulk, sbulk;
 	u64 a, c, sa, sc;
 	bool ok;
 
-	latency_p99(false, sleeps, slots, slot_ns, bs, &a, &c, &bulk);
-	latency_p99(true, sleeps, slots, slot_ns, bs, &sa, &sc, &sbulk);
+	latency_p99(false, worker_ns, slots, slot_ns, bs, &a, &c, &bulk);
+	latency_p99(true, worker_ns, slots, slot_ns, bs, &sa, &sc, &sbulk);
 	printf("# stock: p99 %llu us alone, %llu us contended (%.2fx)\n",
 	       (unsigned long long)sa / 1000, (unsigned long long)sc / 1000,
 	       (double)sc / sa);
@@ -516,7 +516,7 @@ static bool latency_case(bool sleeps, u32 slots, u64 slot_ns, u32 bs,
 /* The headroom it needs costs the bulk class about one slot of 8. */
 static void test_latency_class(void)
 {
-	result(latency_case(false, 8, 4 * MS, 128 << 10, 87.5, 12.5),
+	result(latency_case(0, 8, 4 * MS, 128 << 10, 87.5, 12.5),
 	       "latency class keeps its p99 within 1.5x on a parallel device");
 }
 
@@ -530,7 +530,7 @@ static void test_latency_class(void)
  */
 static void test_latency_class_tags(void)
 {
-	result(latency_case(true, 8, 8 * MS, 32 << 10, 80, 10),
+	result(latency_case(MS / 5, 8, 8 * MS, 32 << 10, 80, 10),
 	       "latency class keeps its p99 within 1.5x where the worker sleeps for a request");
 }
 
@@ -545,8 +545,23 @@ static void test_latency_class_tags(void)
  */
 static void test_latency_slow(void)
 {
-	result(latency_case(false, 6, 24 * MS, 128 << 10, 70, 10),
+	result(latency_case(0, 6, 24 * MS, 128 << 10, 70, 10),
 	       "latency class keeps its p99 within 1.5x on a slow device of few slots");
+}
+
+/*
+ * 019's device again, with a dispatcher late by 2 ms on average (an
+ * emulated head busy with its hosts' traffic). A latency class's read
+ * that is next in line anyway goes at once, not after the worker: when
+ * it waited for the worker, its p99 was 2.05x. The bulk class waits for
+ * it: the tags keep the device from queueing, so each slot a bulk read
+ * leaves idles until the worker comes, and the class keeps about 60% of
+ * stock's rate (73% with the 0.2 ms worker above).
+ */
+static void test_latency_late_worker(void)
+{
+	result(latency_case(2 * MS, 8, 8 * MS, 32 << 10, 60, 10),
+	       "latency class keeps its p99 within 1.5x beside a late dispatcher");
 }
 
 static void test_live_change(void)
@@ -722,6 +737,7 @@ static const struct {
 	{ "latency_class", test_latency_class },
 	{ "latency_class_tags", test_latency_class_tags },
 	{ "latency_slow", test_latency_slow },
+	{ "latency_late_worker", test_latency_late_worker },
 	{ "live_change", test_live_change },
 	{ "reassign_balance", test_reassign_balance },
 	{ "scale", test_scale },
@@ -736,6 +752,7 @@ static const struct {
 	{ "hold_bound", test_hold_bound },
 	{ "capped_fast", test_capped_fast },
 	{ "complete_kick", test_complete_kick },
+	{ "latency_fast", test_latency_fast },
 };
 
 static bool chosen(const char *name, int argc, char **argv)
