@@ -435,6 +435,11 @@ static u64 rtag_next(u64 tag, u64 step, u64 now)
 	return min(tag + step, now + RTAG_AHEAD_MAX);
 }
 
+static bool latency_small(const struct nqs_req *r)
+{
+	return r->bytes <= SMALL_IO && r->flow->cls->conf.latency;
+}
+
 /* Put a request in flight: the device's accounting, not the class's. */
 static void put_in_flight(struct nqs_domain *d, struct nqs_req *r)
 {
@@ -445,6 +450,9 @@ static void put_in_flight(struct nqs_domain *d, struct nqs_req *r)
 	c->disp_cost += r->cost;
 	d->inflight += r->cost;
 	d->inflight_ios++;
+	r->lat = latency_small(r);
+	if (r->lat)
+		d->lat_inflight += r->cost;
 }
 
 /* Charge a dispatched request to its class and put it in flight. */
@@ -530,11 +538,6 @@ static struct nqs_flow *pick_flow(struct nqs_class *c)
 	}
 }
 
-static bool latency_small(const struct nqs_req *r)
-{
-	return r->bytes <= SMALL_IO && r->flow->cls->conf.latency;
-}
-
 static bool small_head(const struct nqs_class *c)
 {
 	const struct nqs_flow *f = nqs_entry(c->flows.next, struct nqs_flow, rr);
@@ -600,13 +603,13 @@ static u64 limit(const struct nqs_domain *d)
 }
 
 /*
- * Whether the device has a tag for one more request. While a latency class
- * is active, an eighth of the tags (at least one) is kept for its small
- * requests; see sched.h.
+ * Whether the device has a tag for one more request other than a latency
+ * class's small one. While a latency class is active, an eighth of the
+ * tags (at least one) is kept for those; see sched.h.
  */
-static bool has_tag(const struct nqs_domain *d, bool small)
+static bool has_tag(const struct nqs_domain *d)
 {
-	u32 keep = small ? 0 : max(d->tags / 8, 1U);
+	u32 keep = max(d->tags / 8, 1U);
 
 	return !d->tags || !d->lat_on || d->inflight_ios + keep < d->tags;
 }
@@ -616,13 +619,30 @@ static bool has_room(struct nqs_domain *d)
 {
 	if (d->inflight >= d->depth)
 		d->depth_limited = true;
-	return !d->inflight || (d->inflight < limit(d) && has_tag(d, false));
+	return !d->inflight || (d->inflight < limit(d) && has_tag(d));
 }
 
-/* Latency classes' small requests may exceed the limit by an eighth. */
+/*
+ * Room for a latency class's small request. Where the device's tags are
+ * known, has_tag() keeps some free for it, so it finds a slot whatever
+ * the others have in flight: it needs a tag and may have an eighth of
+ * the limit (one request at least) of its own. A tag even before its
+ * class counts as active (one window), or a read finding them all taken
+ * would sleep for one in its submitter. It used to need the others' in flight
+ * below the limit plus an eighth, but the last bulk request admitted
+ * below the limit may pass it by its whole size, and a small read then
+ * waited here a bulk request's service time (sched_test
+ * latency_tags_slow). Where the tags are not known, a small request past
+ * what the device serves at once would wait in the device's queue behind
+ * bulk requests: it waits here instead, and goes first once completions
+ * bring what is in flight below the limit plus an eighth.
+ */
 static bool has_lat_room(const struct nqs_domain *d)
 {
-	return d->inflight < limit(d) + limit(d) / 8 && has_tag(d, true);
+	if (d->tags)
+		return (!d->lat_inflight || d->lat_inflight < limit(d) / 8) &&
+		       d->inflight_ios < d->tags;
+	return d->inflight < limit(d) + limit(d) / 8;
 }
 
 static bool within_capacity(struct nqs_domain *d, u64 now)
@@ -992,6 +1012,8 @@ u64 nqs_complete(struct nqs_domain *d, const struct nqs_req *r, u64 lat_ns,
 	d->inflight -= min(d->inflight, r->cost);
 	if (d->inflight_ios)
 		d->inflight_ios--;
+	if (r->lat)
+		d->lat_inflight -= min(d->lat_inflight, r->cost);
 	d->completed_cost += r->cost;
 	d->win_lat += lat_ns;
 	d->win_cost += r->cost;

@@ -73,12 +73,14 @@
  * Where the caller knows how many requests the device serves at once (a
  * blk-mq disk's tags), a latency class also gets a share of them: while it
  * is active, the other requests may hold all but an eighth (at least one),
- * and its small requests may take those. Past its tags a device queues a
- * request where no class is known, and a small read that finds every tag
- * taken by bulk reads waits for one of them to finish. The depth cannot
- * see that queue when the caller's submission sleeps for a tag, as the
- * block layer's does: what waits then waits in the domain, not in the
- * device's latency.
+ * and its small requests may take those, however far the others' last
+ * request went past the depth: there they have an eighth of the depth of
+ * their own, not an eighth on top of what the others hold. Past its tags
+ * a device queues a request where no class is known, and a small read
+ * that finds every tag taken by bulk reads waits for one of them to
+ * finish. The depth cannot see that queue when the caller's submission
+ * sleeps for a tag, as the block layer's does: what waits then waits in
+ * the domain, not in the device's latency.
  */
 #ifndef _NQ_SCHED_H
 #define _NQ_SCHED_H
@@ -164,6 +166,7 @@ struct nqs_req {
 	u32 bytes;			/* data moved (or written, for zeroes) */
 	u32 ops;			/* operations carried (a DSM's ranges); 0 = 1 */
 	bool write;
+	bool lat;			/* in flight as a latency class's small one */
 };
 
 struct nqs_domain {
@@ -174,6 +177,7 @@ struct nqs_domain {
 	u64 vclock;
 	/* in-flight accounting and adaptive depth */
 	u64 inflight;			/* cost units at the device */
+	u64 lat_inflight;		/* of which latency classes' small ones */
 	u32 inflight_ios;
 	u32 tags;			/* requests the device serves at once; 0: unknown */
 	u64 depth;

@@ -192,5 +192,20 @@ void test_latency_fast(void)
 	ok &= !submit(&d, &fl, &b, SMALL, now);
 	printf("# a latency class's read beside a floor class held 20 ms: %s\n",
 	       b.queued_ns ? "held" : "admitted");
+
+	/*
+	 * 4 tags, all taken by bulk reads before the latency class counts as
+	 * active: its read needs a tag, or it would sleep for one in nvmet.
+	 */
+	nqs_domain_init(&d, now);
+	nqs_domain_set_tags(&d, 4);
+	nqs_class_init(&cl, &lat, now);
+	nqs_class_init(&cb, &plain, now);
+	nqs_flow_init(&fl, &cl, 100);
+	nqs_flow_init(&fb, &cb, 100);
+	ok &= fill(&d, &fb, br, &nb, now) && nb > 4;
+	ok &= !submit(&d, &fl, &b, SMALL, now) && !nqs_next(&d, now);
+	printf("# 4 tags, %u bulk reads in flight: a latency class's read is %s\n",
+	       nb, b.queued_ns ? "held" : "admitted");
 	result(ok, "latency_fast: a latency class's read next in line goes at once");
 }
