@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Scheduling domains: one per backing device, each running the scheduler
- * core (sched.c) under its own spinlock.
+ * core (sched.c, depth.c) under its own spinlock.
  *
  * Requests the core holds back are dispatched by dispatch.c.
  *

@@ -205,10 +205,10 @@ struct nqs_domain {
 	u64 lag_ns;
 	u64 rate;			/* moving average, cost units/s */
 	/*
-	 * Latency classes (see latency_adapt()): active or not, the cap on
-	 * the depth, their small requests' latency from arrival (worst since
-	 * the last window, best this and last epoch), when one last
-	 * completed, until when the cap may not grow, and for how many
+	 * Latency classes (see depth.c's latency_adapt()): active or not,
+	 * the cap on the depth, their small requests' latency from arrival
+	 * (worst since the last window, best this and last epoch), when one
+	 * last completed, until when the cap may not grow, and for how many
 	 * epochs the next hold lasts.
 	 */
 	bool lat_on;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the scheduler core needs from its environment, so that sched.c
- * compiles unchanged into the module and into the userspace test and
+ * What the scheduler core needs from its environment, so that sched.c and
+ * depth.c compile unchanged into the module and into the userspace test and
  * simulation binary (kmod/test/). Keep this tiny: fixed-width integers,
  * 64-bit division, and min/max.
  *

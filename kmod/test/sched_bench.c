@@ -2,7 +2,7 @@
 /*
  * What the scheduler core costs per I/O, and how the module's locking of
  * it scales with CPUs: figures for "make bench", not tests (they pass or
- * fail nothing). The core is ../sched.c, unchanged.
+ * fail nothing). The core is ../sched.c and ../depth.c, unchanged.
  *
  * Every run drives one domain the way the module does: a request is
  * offered with nqs_submit(); when as many are outstanding as the run

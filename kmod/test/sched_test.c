@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests and simulations of the scheduler core (kmod/sched.c), the same
- * file the module compiles. KTAP output; exits non-zero on failure.
+ * Unit tests and simulations of the scheduler core (kmod/sched.c and
+ * kmod/depth.c), the same files the module compiles. KTAP output; exits
+ * non-zero on failure.
  *
  *   sched_test            run every test
  *   sched_test NAME...    run the tests whose names contain a NAME
