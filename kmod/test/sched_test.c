@@ -447,14 +447,14 @@ static void test_write_cost(void)
 }
 
 /*
- * p99 of 4 KiB QD1 reads of a latency class on a device serving 8
+ * p99 of 4 KiB QD1 reads of a latency class on a device serving @slots
  * requests at once for @slot_ns each, alone and next to a bulk class with
  * 128 requests of @bs outstanding. @stock: the scheduler never holds
  * anything back, so everything queues in the device's FIFO, as with stock
- * nvmet. @sleeps: the module's case on a blk-mq disk with an I/O
- * scheduler. The device takes 16 requests (twice its tags), the worker
- * (on average 200 us late) sleeps when it dispatches one more, and the
- * core knows the 8 tags.
+ * nvmet. @worker_ns, if not 0: the module's case on a blk-mq disk with an
+ * I/O scheduler. The device takes twice its slots, the worker (late by
+ * @worker_ns on average) sleeps when it dispatches one more, and the
+ * core knows the slots as tags.
  */
 static void latency_p99(bool stock, u64 worker_ns, u32 slots, u64 slot_ns,
 			u32 bs, u64 *alone, u64 *contended, double *bulk)
