@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The nvmet-qos scheduler core: plain C, no locking, no allocation, no
- * clock. The caller (sched_glue.c in the module, test/ in userspace) owns
+ * clock. The caller (domain.c in the module, test/ in userspace) owns
  * the memory, holds one lock per domain around every call and passes the
  * time in nanoseconds.
  *
