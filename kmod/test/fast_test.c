@@ -136,6 +136,26 @@ void test_complete_kick(void)
 	result(ok, "complete_kick: completions wake the dispatcher only when a held request may go");
 }
 
+/* A device with a latency class of 30 and a bulk class of 70, one host each. */
+struct lat_dev {
+	struct nqs_domain d;
+	struct nqs_class cl, cb;
+	struct nqs_flow fl, fb;
+};
+
+static void lat_dev_init(struct lat_dev *x, u32 tags, u64 now)
+{
+	static const struct nqs_class_conf lat = { .weight = 30, .latency = true };
+	static const struct nqs_class_conf plain = { .weight = 70 };
+
+	nqs_domain_init(&x->d, now);
+	nqs_domain_set_tags(&x->d, tags);
+	nqs_class_init(&x->cl, &lat, now);
+	nqs_class_init(&x->cb, &plain, now);
+	nqs_flow_init(&x->fl, &x->cl, 100);
+	nqs_flow_init(&x->fb, &x->cb, 100);
+}
+
 /*
  * A latency class's small read goes at once when it is what the dispatcher
  * would take next anyway, even with other classes' requests held, on a
@@ -144,52 +164,40 @@ void test_complete_kick(void)
  */
 void test_latency_fast(void)
 {
-	struct nqs_class_conf lat = { .weight = 30, .latency = true };
-	struct nqs_class_conf plain = { .weight = 70 };
 	struct nqs_class_conf floor = { .weight = 10, .floor_bps = 100 * MB };
 	static struct nqs_req br[64], fr, a, big, b;
-	struct nqs_class cl, cb, cf;
-	struct nqs_flow fl, fb, ff;
-	struct nqs_domain d;
+	static struct lat_dev x;
+	struct nqs_class cf;
+	struct nqs_flow ff;
 	u64 now = 1 * MS;
 	u32 nb = 0, t;
 	bool ok = true;
 
 	/* A completion makes room for a held bulk read; no dispatcher yet. */
 	for (t = 0; t < 2; t++) {
-		nqs_domain_init(&d, now);
-		nqs_domain_set_tags(&d, t ? 0 : 256);
-		nqs_class_init(&cl, &lat, now);
-		nqs_class_init(&cb, &plain, now);
-		nqs_flow_init(&fl, &cl, 100);
-		nqs_flow_init(&fb, &cb, 100);
-		ok &= fill(&d, &fb, br, &nb, now);
-		nqs_complete(&d, &br[0], 100000, now);
-		ok &= submit(&d, &fl, &a, SMALL, now) == !t;
+		lat_dev_init(&x, t ? 0 : 256, now);
+		ok &= fill(&x.d, &x.fb, br, &nb, now);
+		nqs_complete(&x.d, &br[0], 100000, now);
+		ok &= submit(&x.d, &x.fl, &a, SMALL, now) == !t;
 		printf("# tags %s: a latency class's read while a bulk read waits for the dispatcher: %s\n",
 		       t ? "unknown" : "256", a.queued_ns ? "held" : "admitted");
 		if (t)
 			continue;
-		nqs_complete(&d, &a, 100000, now);
-		ok &= !submit(&d, &fl, &big, BIG, now);
+		nqs_complete(&x.d, &a, 100000, now);
+		ok &= !submit(&x.d, &x.fl, &big, BIG, now);
 		printf("# tags 256: then its 128 KiB read: %s\n",
 		       big.queued_ns ? "held" : "admitted");
 	}
 
 	/* A floor class held 20 ms goes first. */
-	nqs_domain_init(&d, now);
-	nqs_domain_set_tags(&d, 256);
-	nqs_class_init(&cl, &lat, now);
-	nqs_class_init(&cb, &plain, now);
+	lat_dev_init(&x, 256, now);
 	nqs_class_init(&cf, &floor, now);
-	nqs_flow_init(&fl, &cl, 100);
-	nqs_flow_init(&fb, &cb, 100);
 	nqs_flow_init(&ff, &cf, 100);
-	ok &= fill(&d, &fb, br, &nb, now);
-	ok &= !submit(&d, &ff, &fr, SMALL, now);
+	ok &= fill(&x.d, &x.fb, br, &nb, now);
+	ok &= !submit(&x.d, &ff, &fr, SMALL, now);
 	now += 20 * MS;
-	nqs_complete(&d, &br[0], 100000, now);
-	ok &= !submit(&d, &fl, &b, SMALL, now);
+	nqs_complete(&x.d, &br[0], 100000, now);
+	ok &= !submit(&x.d, &x.fl, &b, SMALL, now);
 	printf("# a latency class's read beside a floor class held 20 ms: %s\n",
 	       b.queued_ns ? "held" : "admitted");
 
@@ -197,14 +205,9 @@ void test_latency_fast(void)
 	 * 4 tags, all taken by bulk reads before the latency class counts as
 	 * active: its read needs a tag, or it would sleep for one in nvmet.
 	 */
-	nqs_domain_init(&d, now);
-	nqs_domain_set_tags(&d, 4);
-	nqs_class_init(&cl, &lat, now);
-	nqs_class_init(&cb, &plain, now);
-	nqs_flow_init(&fl, &cl, 100);
-	nqs_flow_init(&fb, &cb, 100);
-	ok &= fill(&d, &fb, br, &nb, now) && nb > 4;
-	ok &= !submit(&d, &fl, &b, SMALL, now) && !nqs_next(&d, now);
+	lat_dev_init(&x, 4, now);
+	ok &= fill(&x.d, &x.fb, br, &nb, now) && nb > 4;
+	ok &= !submit(&x.d, &x.fl, &b, SMALL, now) && !nqs_next(&x.d, now);
 	printf("# 4 tags, %u bulk reads in flight: a latency class's read is %s\n",
 	       nb, b.queued_ns ? "held" : "admitted");
 	result(ok, "latency_fast: a latency class's read next in line goes at once");
