@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Reads that need no privilege stay cheap at 4,096 flows on one device.
-# 4,096 hosts (selftests/nvmetcp.py, one after another) each read a block,
+# 4,096 hosts (selftests/nvmetcp.py, a few at a time) each read a block,
 # so the device has a flow for each; host_idle_secs keeps them after the
 # hosts leave. A user without privileges then dumps the statistics and
 # lists the hosts:
@@ -51,7 +51,7 @@ log "$flows flows, $hosts hosts"
 [ "$flows" -ge "$HOSTS" ] || fail "$flows flows, want at least $HOSTS"
 
 # The kernel's part alone: raw dumps of every flow, as nobody, timed.
-kbest= kworst=0
+kbest='' kworst=0
 for i in 1 2 3 4 5; do
 	out=$(as_nobody python3 "$NQ_ROOT/selftests/nlraw.py" --dump STATS_GET)
 	[[ $out =~ ^ok\ ([0-9]+)\ messages\ in\ ([0-9]+)\ ms$ ]] || die "raw dump: $out"

@@ -19,10 +19,13 @@ write_stalled() and its Queue's send_data(). Command line:
       for it, "status N" when the write completed, then read the range
       back and print "readback ok" or "readback bad".
   nvmetcp.py touch ADDR PORT SUBNQN NQN-PREFIX HOSTS NSIDS
-      Host by host, connect NQN-PREFIX1..HOSTS, read one block of each
-      namespace 1..NSIDS, and disconnect; print "done N" after each 1,024
-      hosts and at the end.
+      Connect NQN-PREFIX1..HOSTS, each reading one block of each namespace
+      1..NSIDS and disconnecting, a few hosts at a time (two per CPU, each
+      one after another); print "done N" after each 1,024 hosts and at
+      the end.
 """
+import multiprocessing
+import os
 import socket
 import struct
 import sys
@@ -230,16 +233,35 @@ def stall_write(addr, port, subnqn, hostnqn, nsid, slba, nbytes, byte):
     host.close()
 
 
-def touch(addr, port, subnqn, prefix, hosts, nsids):
-    hosts, nsids = int(hosts), int(nsids)
-    for h in range(1, hosts + 1):
-        host = Host(addr, int(port), subnqn, "%s%d" % (prefix, h), depth=4)
+TOUCH_CHUNK = 256
+
+
+def touch_some(args):
+    """Hosts first..last of touch(), one after another; how many."""
+    addr, port, subnqn, prefix, first, last, nsids = args
+    for h in range(first, last + 1):
+        host = Host(addr, port, subnqn, "%s%d" % (prefix, h), depth=4)
         host.connect()
         for nsid in range(1, nsids + 1):
             host.read(nsid, 0, 1 << host.block_shift(nsid))
         host.close()
-        if h % 1024 == 0 or h == hosts:
-            print("done %d" % h, flush=True)
+    return last - first + 1
+
+
+def touch(addr, port, subnqn, prefix, hosts, nsids):
+    """A connection's setup is mostly round trips between this process
+    and the target's work items: one host at a time leaves the CPUs idle
+    (4,096 hosts took 121 s on 2 vCPUs)."""
+    hosts, nsids = int(hosts), int(nsids)
+    chunks = [(addr, int(port), subnqn, prefix, h,
+               min(h + TOUCH_CHUNK - 1, hosts), nsids)
+              for h in range(1, hosts + 1, TOUCH_CHUNK)]
+    done = 0
+    with multiprocessing.Pool(min(len(chunks), 2 * os.cpu_count())) as pool:
+        for n in pool.imap_unordered(touch_some, chunks):
+            done += n
+            if done % 1024 == 0 or done == hosts:
+                print("done %d" % done, flush=True)
 
 
 def main(argv):
