@@ -498,11 +498,13 @@ static void skip_empty_rounds(struct nqs_class *c)
 		s64 need = (s64)flow_head(f)->cost - f->deficit;
 		u64 q = flow_quantum(f);
 
+		nqs_count_visit();
 		k = min(k, need > 0 ? ((u64)need + q - 1) / q : 0);
 	}
 	for (l = c->flows.next; l != &c->flows; l = l->next) {
 		struct nqs_flow *f = nqs_entry(l, struct nqs_flow, rr);
 
+		nqs_count_visit();
 		f->deficit += k * flow_quantum(f);
 	}
 }
@@ -522,6 +524,7 @@ static struct nqs_flow *pick_flow(struct nqs_class *c)
 		struct nqs_flow *f = nqs_entry(c->flows.next, struct nqs_flow, rr);
 		s64 cost = (s64)flow_head(f)->cost;
 
+		nqs_count_visit();
 		if (f->deficit >= cost) {
 			f->deficit -= cost;
 			return f;

@@ -11,6 +11,10 @@
  * tells that beforehand. The userspace build counts every saturation in
  * nqs_mul_div_overflows, so the tests can prove the core never asks for
  * one (each would have been an oops in the kernel before this guard).
+ *
+ * nqs_count_visit() counts, in userspace only, each flow the round robin
+ * looks at (nqs_rr_visits): the tests bound the work of one pick by that
+ * count rather than by a time, which a busy machine stretches.
  */
 #ifndef _NQ_SCHED_ENV_H
 #define _NQ_SCHED_ENV_H
@@ -29,6 +33,8 @@ static inline u64 nqs_mul_div(u64 a, u64 b, u64 c)
 		return U64_MAX;
 	return mul_u64_u64_div_u64(a, b, c);
 }
+
+#define nqs_count_visit()	do { } while (0)
 #else
 #include <stdbool.h>
 #include <stddef.h>
@@ -43,6 +49,9 @@ typedef uint8_t u8;
 #define S64_MAX			INT64_MAX
 
 extern u64 nqs_mul_div_overflows;
+extern u64 nqs_rr_visits;
+
+#define nqs_count_visit()	(nqs_rr_visits++)
 
 #define nqs_div(a, b)		((u64)(a) / (u64)(b))
 

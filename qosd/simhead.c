@@ -48,6 +48,7 @@
 
 /* The core's userspace build counts its saturated divisions here. */
 u64 nqs_mul_div_overflows;
+u64 nqs_rr_visits;
 
 struct change {
 	int cls;

@@ -19,6 +19,7 @@
 #define GB		1000000000ULL
 
 u64 nqs_mul_div_overflows;
+u64 nqs_rr_visits;
 
 /* Per-class cost completed in the window, added to @acc. */
 static void add_costs(const struct sim *s, double *acc)
@@ -256,10 +257,15 @@ void test_extremes(void)
 /*
  * 512 hosts of weight 1 in one class writing 4 MiB: each request costs
  * 2,049 quanta. The round robin used to walk every host once per quantum
- * (about a million steps under the domain's lock for one request); now a
- * pick makes at most three passes over them. Bar: no call of nqs_next()
- * longer than 1 ms (the old walk took 9 ms here), and the hosts still
- * share equally (within two requests of each other over 5 s).
+ * (about a million steps under the domain's lock for one request, 9 ms
+ * here); now a pick visits each at most four times: a turn in which none
+ * could send, skip_empty_rounds()'s two walks, and the turns to the one
+ * that can (1,538 visits at most here). Bar: no call of nqs_next() visits
+ * more than 4 x 512 flows (without skip_empty_rounds(), 1,049,089),
+ * and the hosts still share equally (within two requests of each other
+ * over 5 s). The longest call's CPU time is reported, not judged: under a
+ * hypervisor a thread's CPU clock runs on while its vCPU is descheduled,
+ * and a bar of 1 ms on it failed once on a loaded machine.
  */
 void test_drr_bounded(void)
 {
@@ -292,10 +298,11 @@ void test_drr_bounded(void)
 		lo = fmin(lo, s.hosts[i].cost);
 		hi = fmax(hi, s.hosts[i].cost);
 	}
-	printf("# %u hosts of weight 1, 4 MiB writes: %.0f ns per scheduler call (%llu calls), longest nqs_next() %llu ns; hosts' cost %.0f to %.0f\n",
+	printf("# %u hosts of weight 1, 4 MiB writes: %.0f ns per scheduler call (%llu calls), longest nqs_next() %llu ns, most flows visited in one %llu; hosts' cost %.0f to %.0f\n",
 	       nr, ns, (unsigned long long)calls,
-	       (unsigned long long)s.call_max_ns, lo, hi);
-	ok = s.call_max_ns <= 1000000 &&
+	       (unsigned long long)s.call_max_ns,
+	       (unsigned long long)s.call_max_visits, lo, hi);
+	ok = s.call_max_visits <= 4 * nr &&
 	     hi - lo <= 2.0 * nqs_req_cost(&s.dom, 4 << 20, true);
 	result(ok, "round robin over 512 weight-1 hosts with 4 MiB writes is bounded and fair");
 	sim_free(&s);

@@ -40,6 +40,7 @@
 #define container_of(p, type, m) ((type *)((char *)(p) - offsetof(type, m)))
 
 u64 nqs_mul_div_overflows;
+u64 nqs_rr_visits;
 
 #define CLASSES		8
 #define DEPTH		256	/* outstanding per domain */

@@ -73,6 +73,7 @@ struct sim {
 	u64 sched_calls;
 	bool time_calls;	/* measure each nqs_next() call's CPU time */
 	u64 call_max_ns;	/* the longest one */
+	u64 call_max_visits;	/* most flows one call's round robin visited */
 };
 
 void sim_init(struct sim *s, u32 nr_classes, u32 nr_hosts, u64 dev_bps,
