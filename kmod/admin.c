@@ -3,7 +3,7 @@
  * What nvmet's admin queues tell of controllers, for the host table and
  * the events group: a connect command that succeeded made one, the
  * commands of DH-HMAC-CHAP authenticate it, and the destruction of its
- * admin queue (a kprobe of hook.c's on nvmet_sq_destroy) ends it. With
+ * admin queue (a kprobe of bind.c's on nvmet_sq_destroy) ends it. With
  * hook.c the only file that includes nvmet's private header.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt

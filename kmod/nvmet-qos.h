@@ -216,10 +216,10 @@ int nq_flow_walk(u64 pos[2],
 		 int (*fn)(const struct nq_flow_snapshot *snap, void *arg),
 		 void *arg);
 
-/* hook.c: attaching to nvmet. */
+/* bind.c: attaching to nvmet, whenever it loads. */
 int nq_hook_init(void);
 void nq_hook_exit(void);
-/* The domains' way back to nvmet's requests (struct nq_req_ops). */
+/* hook.c: the domains' way back to nvmet's requests (struct nq_req_ops). */
 extern const struct nq_req_ops nq_hook_req_ops;
 
 /* netlink.c: the generic netlink family and its messages. */
