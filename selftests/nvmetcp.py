@@ -257,6 +257,8 @@ def touch(addr, port, subnqn, prefix, hosts, nsids):
                min(h + TOUCH_CHUNK - 1, hosts), nsids)
               for h in range(1, hosts + 1, TOUCH_CHUNK)]
     done = 0
+    if not chunks:
+        return
     with multiprocessing.Pool(min(len(chunks), 2 * os.cpu_count())) as pool:
         for n in pool.imap_unordered(touch_some, chunks):
             done += n
