@@ -10,7 +10,6 @@
 #define VSCALE		NQS_WEIGHT_MAX	/* vtime += cost * VSCALE / weight */
 #define QUANTUM		(128ULL << 10)	/* DRR quantum at host weight 100 */
 #define QUANTUM_MIN	(4ULL << 10)
-#define SMALL_IO	(32U << 10)	/* latency class: "small" request */
 #define LAT_SLACK	(256ULL << 10)	/* how far ahead of its share, in cost */
 #define RES_SLACK_NS	(50ULL * 1000 * 1000)
 #define CEIL_BURST_NS	(20ULL * 1000 * 1000)	/* default burst: 20 ms */
@@ -176,11 +175,7 @@ void nqs_flow_exit(struct nqs_flow *f)
 
 u64 nqs_req_cost(const struct nqs_domain *d, u32 bytes, bool write)
 {
-	u64 c = bytes;
-
-	if (write)
-		c = nqs_div(c * d->cost.write_pct, 100);
-	return c + d->cost.io_cost;
+	return nqs_cost_of(&d->cost, bytes, write, 1);
 }
 
 /*
@@ -332,7 +327,7 @@ static u64 rtag_next(u64 tag, u64 step, u64 now)
 
 static bool latency_small(const struct nqs_req *r)
 {
-	return r->bytes <= SMALL_IO && r->flow->cls->conf.latency;
+	return r->bytes <= NQS_SMALL_IO && r->flow->cls->conf.latency;
 }
 
 /* Put a request in flight: the device's accounting, not the class's. */
@@ -440,7 +435,7 @@ static bool small_head(const struct nqs_class *c)
 {
 	const struct nqs_flow *f = nqs_entry(c->flows.next, struct nqs_flow, rr);
 
-	return flow_head(f)->bytes <= SMALL_IO;
+	return flow_head(f)->bytes <= NQS_SMALL_IO;
 }
 
 /*
@@ -654,13 +649,11 @@ static bool latency_next(const struct nqs_domain *d, const struct nqs_req *r,
 	return true;
 }
 
-bool nqs_submit(struct nqs_domain *d, struct nqs_req *r, u64 now)
+bool nqs_admit(struct nqs_domain *d, struct nqs_req *r, u64 now)
 {
 	struct nqs_class *c = r->flow->cls;
 
-	/* Each operation beyond the first costs the fixed cost again. */
-	r->cost = nqs_req_cost(d, r->bytes, r->write) +
-		  (u64)(r->ops > 1 ? r->ops - 1 : 0) * d->cost.io_cost;
+	r->cost = nqs_cost_of(&d->cost, r->bytes, r->write, r->ops);
 	r->queued_ns = 0;
 	r->wait_ns = 0;
 	if (!r->retried || !r->first_ns)
@@ -681,10 +674,22 @@ bool nqs_submit(struct nqs_domain *d, struct nqs_req *r, u64 now)
 		class_idle(d, c);
 		return true;
 	}
+	return false;
+}
+
+void nqs_hold(struct nqs_domain *d, struct nqs_req *r, u64 now)
+{
 	if (!has_room(d))
 		d->win_limited = true;
 	r->queued_ns = now ? now : 1;
 	flow_enqueue(d, r->flow, r);
+}
+
+bool nqs_submit(struct nqs_domain *d, struct nqs_req *r, u64 now)
+{
+	if (nqs_admit(d, r, now))
+		return true;
+	nqs_hold(d, r, now);
 	return false;
 }
 
@@ -732,32 +737,27 @@ u64 nqs_held_next(struct nqs_domain *d, u64 now)
 	return t ? t : (now ? now : 1);
 }
 
-u64 nqs_complete(struct nqs_domain *d, const struct nqs_req *r, u64 lat_ns,
-		 u64 now)
+/*
+ * Completions into the window: @b's sums, and the latency classes' small
+ * requests' latencies (from arrival) at worst and best. Then the depth is
+ * judged if the window is done, and what nqs_held_next() says is returned.
+ */
+static u64 completed(struct nqs_domain *d, const struct nqs_done *b, u64 now)
 {
 	u64 t;
 
-	d->inflight -= min(d->inflight, r->cost);
-	if (d->inflight_ios)
-		d->inflight_ios--;
-	if (r->lat)
-		d->lat_inflight -= min(d->lat_inflight, r->cost);
-	d->completed_cost += r->cost;
-	d->win_lat += lat_ns;
-	d->win_cost += r->cost;
-	d->win_ios++;
-	if (latency_small(r)) {
-		u64 l = lat_ns + r->wait_ns;
-
-		d->lat_worst = max(d->lat_worst, l);
-		d->lat_min[0] = min(d->lat_min[0], l);
-		d->lat_seen = now ? now : 1;
+	d->completed_cost += b->cost;
+	d->win_lat += b->lat;
+	d->win_cost += b->cost;
+	d->win_ios += b->ios;
+	if (b->lat_seen) {
+		d->lat_worst = max(d->lat_worst, b->lat_worst);
+		d->lat_min[0] = min(d->lat_min[0], b->lat_min);
+		d->lat_seen = max(d->lat_seen, b->lat_seen);
 	}
-	if (r->bytes <= SMALL_IO) {
-		d->win_lat_s += lat_ns;
-		d->win_cost_s += r->cost;
-		d->win_ios_s++;
-	}
+	d->win_lat_s += b->lat_s;
+	d->win_cost_s += b->cost_s;
+	d->win_ios_s += b->ios_s;
 	if (window_done(d, now))
 		nqs_adapt(d, now);
 	/* Only a kick the caller makes is timed (lag_sample()). */
@@ -765,6 +765,112 @@ u64 nqs_complete(struct nqs_domain *d, const struct nqs_req *r, u64 lat_ns,
 	if (nqs_due(t, now) && !d->kick_ns)
 		d->kick_ns = now ? now : 1;
 	return t;
+}
+
+void nqs_done_add(struct nqs_done *b, const struct nqs_req *r, u64 lat_ns,
+		  u64 now, bool lat_small)
+{
+	b->cost += r->cost;
+	b->lat += lat_ns;
+	b->ios++;
+	if (r->lat)
+		b->lat_cost += r->cost;
+	if (lat_small) {
+		u64 l = lat_ns + r->wait_ns;
+
+		b->lat_worst = max(b->lat_worst, l);
+		b->lat_min = b->lat_seen ? min(b->lat_min, l) : l;
+		b->lat_seen = now ? now : 1;
+	}
+	if (r->bytes <= NQS_SMALL_IO) {
+		b->lat_s += lat_ns;
+		b->cost_s += r->cost;
+		b->ios_s++;
+	}
+}
+
+u64 nqs_complete(struct nqs_domain *d, const struct nqs_req *r, u64 lat_ns,
+		 u64 now)
+{
+	struct nqs_done b = { 0 };
+
+	d->inflight -= min(d->inflight, r->cost);
+	if (d->inflight_ios)
+		d->inflight_ios--;
+	if (r->lat)
+		d->lat_inflight -= min(d->lat_inflight, r->cost);
+	nqs_done_add(&b, r, lat_ns, now, latency_small(r));
+	return completed(d, &b, now);
+}
+
+u64 nqs_complete_batch(struct nqs_domain *d, const struct nqs_done *b, u64 now)
+{
+	d->lat_inflight -= min(d->lat_inflight, b->lat_cost);
+	return completed(d, b, now);
+}
+
+u64 nqs_limit(const struct nqs_domain *d)
+{
+	return limit(d);
+}
+
+/*
+ * Whether requests of @c may be admitted outside the domain's order for
+ * a while (lease.c): as nqs_admit() would admit one, were there room.
+ */
+bool nqs_may_lease(struct nqs_domain *d, struct nqs_class *c, u64 now)
+{
+	return (!d->nr_queued || (!c->nr_queued && held_all_capped(d, now))) &&
+	       class_within_ceiling(c, now);
+}
+
+/* Whether @c is above a ceiling now: its requests are held for that. */
+bool nqs_class_capped(struct nqs_class *c, u64 now)
+{
+	return !class_within_ceiling(c, now);
+}
+
+/* Whether requests are held and the device has no room for them. */
+bool nqs_wants_room(const struct nqs_domain *d)
+{
+	return d->nr_queued && d->inflight &&
+	       (d->inflight >= limit(d) || !has_tag(d));
+}
+
+/*
+ * Charge @c for @ios requests of @cost and @bytes, admitted at once
+ * while it held nothing (lease.c), as nqs_admit() charges each; their
+ * ceilings' and the capacity's tokens were taken when they were leased,
+ * and their depth is in flight already.
+ */
+void nqs_charge_batch(struct nqs_domain *d, struct nqs_class *c, u64 cost,
+		      u64 ios, const u64 bytes[2], u64 now)
+{
+	bool idle = link_empty(&c->active);
+
+	if (!ios)
+		return;
+	if (idle) {
+		class_resume(d, c);
+		d->vclock = vmax(d->vclock, c->vtime);
+	}
+	c->vtime += vstep(cost, nq_mutant(shares) ? 100 : c->conf.weight);
+	if (vdiff(c->vtime, d->vclock) > (s64)LEAD_MAX)
+		c->vtime = d->vclock + LEAD_MAX;
+	if (c->conf.floor_bps)
+		c->rtag_b = rtag_next(c->rtag_b,
+				      nqs_mul_div(bytes[0] + bytes[1], NQS_NSEC,
+						  c->conf.floor_bps), now);
+	if (c->conf.floor_iops)
+		c->rtag_i = rtag_next(c->rtag_i,
+				      nqs_mul_div(ios, NQS_NSEC,
+						  c->conf.floor_iops), now);
+	c->disp_ios += ios;
+	c->disp_bytes[0] += bytes[0];
+	c->disp_bytes[1] += bytes[1];
+	c->disp_cost += cost;
+	if (idle)
+		class_idle(d, c);
 }
 
 u64 nqs_next_event(struct nqs_domain *d, u64 now)

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The nvmet-qos scheduler core: plain C, no locking, no allocation, no
- * clock. The caller (domain.c in the module, test/ in userspace) owns
- * the memory, holds one lock per domain around every call and passes the
- * time in nanoseconds.
+ * clock. The caller (domain.c and fast.c in the module, test/ in
+ * userspace) owns the memory, holds one lock per domain around every call
+ * here and passes the time in nanoseconds. lease.h's slices let it admit
+ * and complete requests under a lock of each slice's instead, while the
+ * device has room.
  *
  * Model. A domain is one backing device. Requests belong to a flow (one host
  * on one domain), flows to a class. The domain lets a bounded amount of work
@@ -90,6 +92,7 @@
 
 #define NQS_WEIGHT_MAX		1000
 #define NQS_NSEC		1000000000ULL
+#define NQS_SMALL_IO		(32U << 10)	/* latency class: "small" */
 
 /* Intrusive doubly linked list, circular, with a sentinel head. */
 struct nqs_link {
@@ -101,6 +104,20 @@ struct nqs_cost {
 	u32 write_pct;		/* writes cost this % of reads (default 200) */
 	u32 io_cost;		/* fixed cost per I/O, in bytes (default 4096) */
 };
+
+/*
+ * What a request of @bytes costs; each operation beyond the first (a
+ * DSM's ranges) costs the fixed cost again.
+ */
+static inline u64 nqs_cost_of(const struct nqs_cost *k, u32 bytes, bool write,
+			      u32 ops)
+{
+	u64 c = bytes;
+
+	if (write)
+		c = nqs_div(c * k->write_pct, 100);
+	return c + (u64)(ops > 1 ? ops : 1) * k->io_cost;
+}
 
 struct nqs_class_conf {
 	u32 weight;		/* 1..NQS_WEIGHT_MAX */
@@ -133,6 +150,7 @@ struct nqs_class {
 	u32 nr_queued;
 	u32 nr_flows;			/* flows attached (held or not) */
 	u32 nr_backlogged;		/* flows on @flows */
+	u32 nr_leased;			/* slices' entries for it (lease.c) */
 	/* statistics, cumulative */
 	u64 disp_ios, disp_bytes[2], disp_cost;	/* [0] read, [1] write */
 };
@@ -218,9 +236,23 @@ struct nqs_domain {
 	u64 lat_seen;
 	u64 grow_hold;
 	u32 lat_hold;
+	/*
+	 * Slices holding a lease (lease.c): their room and requests are in
+	 * @inflight and @inflight_ios, in flight or not.
+	 */
+	u32 nr_leases;
 	/* statistics */
 	u64 nr_queued;
 	u64 completed_cost;
+};
+
+/* Completions summed, for nqs_complete_batch() (lease.c). */
+struct nqs_done {
+	u64 cost, lat;			/* cost units, and their latency, ns */
+	u64 lat_cost;			/* of @cost, latency classes' (r->lat) */
+	u64 cost_s, lat_s;		/* the same, small requests only */
+	u32 ios, ios_s;
+	u64 lat_worst, lat_min, lat_seen; /* latency classes' small ones */
 };
 
 void nqs_domain_init(struct nqs_domain *d, u64 now);
@@ -261,6 +293,13 @@ static inline u64 nqs_rate(u64 delta, u64 dt_ns)
  * it is held; held requests come back from nqs_next().
  */
 bool nqs_submit(struct nqs_domain *d, struct nqs_req *r, u64 now);
+/*
+ * nqs_submit() in two: whether @r goes now (then accounted in flight), and
+ * holding it when it does not, so that a caller may take back the slices'
+ * leases (lease.h) and ask again in between.
+ */
+bool nqs_admit(struct nqs_domain *d, struct nqs_req *r, u64 now);
+void nqs_hold(struct nqs_domain *d, struct nqs_req *r, u64 now);
 
 /* The next held request that may be dispatched now, or NULL. */
 struct nqs_req *nqs_next(struct nqs_domain *d, u64 now);

@@ -31,4 +31,9 @@ void test_capped_fast(void);
 void test_complete_kick(void);
 void test_latency_fast(void);
 
+/* slice_test.c: admission without the domain's lock. */
+void test_slices_fast(void);
+void test_slices_books(void);
+void test_slices_ceilings(void);
+
 #endif

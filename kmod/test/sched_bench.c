@@ -18,9 +18,12 @@
  *         one thread, on the virtual clock, DEPTH reads outstanding (the
  *         core's depth binds, and some are held).
  * lock:   reads per second with 1, 2 and 4 threads on one domain under one
- *         spinlock, taken around each call as domain.c takes d->lock;
- *         beside it the same threads each on a domain of its own, sharing
- *         no lock: what per-CPU state would approach. Each domain has
+ *         spinlock, taken around each call as domain.c took d->lock
+ *         before slices; the same domain with a slice per thread under a
+ *         lock of its own (../lease.h), the domain's lock taken as
+ *         ../fast.c takes it: once a batch, and where a slice cannot
+ *         answer; and the same threads each on a domain of its own,
+ *         sharing no lock, what the slices approach. Each domain has
  *         LOCK_DEPTH reads outstanding (on one shared, each thread its
  *         part), below any depth the core allows: nothing is held in
  *         either mode, so both measure the fast path alone, one submit
@@ -36,6 +39,7 @@
 #include <unistd.h>
 
 #include "../sched.h"
+#include "../lease.h"
 
 #define container_of(p, type, m) ((type *)((char *)(p) - offsetof(type, m)))
 
@@ -84,6 +88,13 @@ struct run {
 	u32 threads;		/* on the shared domain */
 	pthread_spinlock_t *lock;	/* NULL: this run's alone */
 	u64 ios, held;
+	/*
+	 * Sliced: this thread's slice of the shared domain, under its own
+	 * lock, and every thread's, for a reclaim (as ../../kmod/fast.c).
+	 */
+	struct nqs_slice *slice;
+	pthread_spinlock_t slock;
+	struct run **all;
 };
 
 static u64 mono_ns(void)
@@ -100,12 +111,6 @@ static u64 rnd(u64 *s)
 	*s ^= *s >> 7;
 	*s ^= *s << 17;
 	return *s;
-}
-
-/* The device's clock; under the lock when shared. */
-static u64 run_now(struct run *r)
-{
-	return *r->clock;
 }
 
 static void lock(struct run *r)
@@ -191,6 +196,67 @@ static void take_back(struct run *r)
 	pthread_spin_unlock(&r->back_lock);
 }
 
+/*
+ * Sliced, under the domain's lock: the domain's clock, which no thread's
+ * own (moved on its slice without the lock) may be ahead of.
+ */
+static u64 sync_now(struct run *r)
+{
+	if (r->slice && *r->clock < r->vclock)
+		*r->clock = r->vclock;
+	return *r->clock;
+}
+
+/* Under the domain's lock: every slice's lease back. */
+static void reclaim_all(struct run *r, struct nqs_domain *dom, u64 now)
+{
+	u32 i;
+
+	for (i = 0; i < r->threads; i++) {
+		struct run *o = r->all[i];
+
+		pthread_spin_lock(&o->slock);
+		nqs_slice_reclaim(dom, o->slice, now);
+		pthread_spin_unlock(&o->slock);
+	}
+}
+
+/* Settle this thread's slice, as the module does every batch. */
+static void settle(struct run *r, struct nqs_domain *dom)
+{
+	u64 now;
+
+	lock(r);
+	now = sync_now(r);
+	pthread_spin_lock(&r->slock);
+	nqs_slice_settle(dom, r->slice, now);
+	pthread_spin_unlock(&r->slock);
+	if (nqs_leased_over(dom))
+		reclaim_all(r, dom, now);
+	unlock(r);
+}
+
+/* Under the domain's lock: nqs_submit() as the module's slow path does it. */
+static bool sliced_submit(struct run *r, struct nqs_domain *dom,
+			  struct nqs_req *q, u64 now)
+{
+	bool go = nqs_admit(dom, q, now);
+
+	if (!go && nqs_slice_refused(dom, q->flow->cls, now) != NQS_TAKE_NONE) {
+		/* no ceilings here: every lease back */
+		reclaim_all(r, dom, now);
+		go = nqs_admit(dom, q, now);
+	}
+	if (!go) {
+		nqs_hold(dom, q, now);
+		return false;
+	}
+	pthread_spin_lock(&r->slock);
+	nqs_slice_grant(dom, r->slice, q->flow->cls, r->threads, now);
+	pthread_spin_unlock(&r->slock);
+	return true;
+}
+
 /* Dispatch what the core lets go now. */
 static void drain(struct run *r, struct nqs_domain *dom)
 {
@@ -199,8 +265,12 @@ static void drain(struct run *r, struct nqs_domain *dom)
 
 	for (;;) {
 		lock(r);
-		now = run_now(r);
+		now = sync_now(r);
 		q = nqs_next(dom, now);
+		if (!q && r->slice && nqs_slice_wanted(dom)) {
+			reclaim_all(r, dom, now);
+			q = nqs_next(dom, now);
+		}
 		unlock(r);
 		if (!q)
 			break;
@@ -217,9 +287,27 @@ static void complete_one(struct run *r, struct nqs_domain *dom)
 
 	r->fly_head = (r->fly_head + 1) % RING;
 	r->nr_fly--;
+	if (r->slice) {
+		bool done, due;
+
+		now = r->vclock > at ? r->vclock : at;
+		pthread_spin_lock(&r->slock);
+		done = nqs_slice_complete(r->slice, q, now - at, now);
+		due = done && nqs_slice_due(r->slice, now);
+		pthread_spin_unlock(&r->slock);
+		if (done) {
+			give_back(r, q);
+			r->ios++;
+			if (due)
+				settle(r, dom);
+			return;
+		}
+	}
 	lock(r);
-	now = run_now(r);
+	now = sync_now(r);
 	kick = nqs_due(nqs_complete(dom, q, now - at, now), now);
+	if (r->slice && nqs_leased_over(dom))
+		reclaim_all(r, dom, now);
 	unlock(r);
 	give_back(r, q);
 	r->ios++;
@@ -256,11 +344,29 @@ static void one_io(struct run *r, struct nqs_domain *dom)
 	memset(q, 0, sizeof(*q));
 	q->flow = &r->flows[rnd(&r->rng) % r->nr_flows];
 	q->bytes = 4096;
+	if (r->slice) {
+		bool due;
+
+		/* each thread's clock moves by its reads, the device's by all */
+		now = r->vclock;
+		r->vclock += READ_NS;
+		pthread_spin_lock(&r->slock);
+		go = nqs_slice_submit(r->slice, q, now);
+		due = go && nqs_slice_due(r->slice, now);
+		pthread_spin_unlock(&r->slock);
+		if (go) {
+			if (due)
+				settle(r, dom);
+			fly(r, q, now);
+			return;
+		}
+	}
 	lock(r);
-	now = run_now(r);
-	go = nqs_submit(dom, q, now);
+	now = sync_now(r);
+	go = r->slice ? sliced_submit(r, dom, q, now) : nqs_submit(dom, q, now);
 	/* the device moves on by one read; shared, by one thread's */
-	*r->clock += r->lock ? READ_NS / r->threads : READ_NS;
+	if (!r->slice)
+		*r->clock += r->lock ? READ_NS / r->threads : READ_NS;
 	unlock(r);
 	if (go)
 		fly(r, q, now);
@@ -332,16 +438,24 @@ static void *thread_fn(void *p)
 	return NULL;
 }
 
+enum mode { PER_THREAD, SHARED, SLICED };
+
 /*
- * Reads per second of @nr threads for @secs, on one domain under one
- * lock (@shared) or each on its own; *@held the share of them held. A
- * shared domain's clock is shared too, moved under the lock, so that each
- * read costs the core the same whatever the threads' timing.
+ * Reads per second of @nr threads for @secs: each on a domain of its own
+ * (PER_THREAD), or on one domain under one lock (SHARED), each call of
+ * the core under it, or the same domain with a slice per thread under a
+ * lock of its own (SLICED), the domain's lock taken as the module takes
+ * it then; *@held the share of them held. A shared domain's clock is
+ * shared too, moved under the lock, so that each read costs the core the
+ * same whatever the threads' timing.
  */
-static double lock_rate(u32 nr, bool shared, double secs, double *held)
+static double lock_rate(u32 nr, enum mode mode, double secs, double *held)
 {
 	struct thread_arg *a = aligned_alloc(128, nr * sizeof(*a));
 	pthread_t *t = calloc(nr, sizeof(*t));
+	struct run **all = calloc(nr, sizeof(*all));
+	struct nqs_slice *sl = aligned_alloc(128, nr * 1024);
+	bool shared = mode != PER_THREAD;
 	pthread_spinlock_t lk;
 	pthread_barrier_t start;
 	struct nqs_domain dom;
@@ -352,7 +466,7 @@ static double lock_rate(u32 nr, bool shared, double secs, double *held)
 	u64 ios = 0, nheld = 0, t0;
 	u32 i;
 
-	if (!a || !t)
+	if (!a || !t || !all || !sl || sizeof(*sl) > 1024)
 		exit(2);
 	memset(a, 0, nr * sizeof(*a));
 	pthread_spin_init(&lk, PTHREAD_PROCESS_PRIVATE);
@@ -364,19 +478,30 @@ static double lock_rate(u32 nr, bool shared, double secs, double *held)
 		nqs_class_init(&cls[i], &conf, 1);
 	}
 	for (i = 0; i < nr; i++) {
-		run_init(&a[i].run, shared ? &dom : NULL, shared ? cls : NULL,
+		struct run *r = &a[i].run;
+
+		run_init(r, shared ? &dom : NULL, shared ? cls : NULL,
 			 512, shared ? LOCK_DEPTH / nr : LOCK_DEPTH,
 			 0x2545f4914f6cdd1dULL * (i + 1));
-		a[i].run.threads = nr;
+		r->threads = nr;
 		if (shared)
-			a[i].run.clock = &clock;
-		a[i].run.lock = shared ? &lk : NULL;
-		a[i].run.stop = &stop;
-		a[i].dom = shared ? &dom : &a[i].run.dom;
+			r->clock = &clock;
+		r->lock = shared ? &lk : NULL;
+		r->stop = &stop;
+		if (mode == SLICED) {
+			/* a slice a cache line's multiple apart, as per-CPU data */
+			r->slice = (struct nqs_slice *)((char *)sl + i * 1024);
+			nqs_slice_init(r->slice);
+			pthread_spin_init(&r->slock, PTHREAD_PROCESS_PRIVATE);
+			r->all = all;
+			all[i] = r;
+		}
+		a[i].dom = shared ? &dom : &r->dom;
 		a[i].start = &start;
 		a[i].stop = &stop;
-		pthread_create(&t[i], NULL, thread_fn, &a[i]);
 	}
+	for (i = 0; i < nr; i++)
+		pthread_create(&t[i], NULL, thread_fn, &a[i]);
 	pthread_barrier_wait(&start);
 	t0 = mono_ns();
 	nap.tv_sec = (time_t)secs;
@@ -394,6 +519,8 @@ static double lock_rate(u32 nr, bool shared, double secs, double *held)
 		free(a[i].run.flows);
 	free(a);
 	free(t);
+	free(all);
+	free(sl);
 	return ios * 1e9 / t0;
 }
 
@@ -406,21 +533,24 @@ static void bench_lock(void)
 		printf("\"lock\":[");
 	else
 		printf("# 4 KiB reads/s through the core, threads on one domain under one\n"
-		       "# spinlock (the module's d->lock) against a domain per thread\n"
-		       "%-8s %14s %6s %14s %6s\n", "threads", "shared", "held",
-		       "per-thread", "held");
+		       "# spinlock (the module's d->lock before slices), the same with a\n"
+		       "# slice per thread (the module's path now), and a domain per thread\n"
+		       "%-8s %12s %6s %12s %6s %12s %6s\n", "threads", "one lock",
+		       "held", "sliced", "held", "per-thread", "held");
 	for (i = 0; i < sizeof(threads) / sizeof(threads[0]); i++) {
-		double hs, hp;
-		double sh = lock_rate(threads[i], true, 2, &hs);
-		double pt = lock_rate(threads[i], false, 2, &hp);
+		double hs, hl, hp;
+		double sh = lock_rate(threads[i], SHARED, 2, &hs);
+		double sl = lock_rate(threads[i], SLICED, 2, &hl);
+		double pt = lock_rate(threads[i], PER_THREAD, 2, &hp);
 
 		if (json)
-			printf("%s{\"threads\":%u,\"shared\":%.0f,\"per_thread\":%.0f,"
-			       "\"shared_held\":%.3f,\"per_thread_held\":%.3f}",
-			       i ? "," : "", threads[i], sh, pt, hs, hp);
+			printf("%s{\"threads\":%u,\"shared\":%.0f,\"sliced\":%.0f,"
+			       "\"per_thread\":%.0f,\"shared_held\":%.3f,"
+			       "\"sliced_held\":%.3f,\"per_thread_held\":%.3f}",
+			       i ? "," : "", threads[i], sh, sl, pt, hs, hl, hp);
 		else
-			printf("%-8u %14.0f %5.1f%% %14.0f %5.1f%%\n", threads[i],
-			       sh, 100 * hs, pt, 100 * hp);
+			printf("%-8u %12.0f %5.1f%% %12.0f %5.1f%% %12.0f %5.1f%%\n",
+			       threads[i], sh, 100 * hs, sl, 100 * hl, pt, 100 * hp);
 	}
 	if (json)
 		printf("]");

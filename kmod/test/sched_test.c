@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests and simulations of the scheduler core (kmod/sched.c and
- * kmod/depth.c), the same files the module compiles. KTAP output; exits
- * non-zero on failure.
+ * Unit tests and simulations of the scheduler core (kmod/sched.c,
+ * kmod/depth.c and kmod/lease.c), the same files the module compiles.
+ * KTAP output; exits non-zero on failure.
  *
  *   sched_test            run every test
  *   sched_test NAME...    run the tests whose names contain a NAME
@@ -34,6 +34,7 @@ void set_weight(struct sim *s, u32 cls, u32 w)
 	struct nqs_class_conf k = s->classes[cls].conf;
 
 	k.weight = w;
+	sim_reclaim(s);
 	nqs_class_set_conf(&s->classes[cls], &k, s->now);
 }
 
@@ -269,6 +270,7 @@ static void test_slow_device(void)
 	got = sim_class_bps(&s, 0, 10 * SEC) + sim_class_bps(&s, 1, 10 * SEC);
 	ok = near(100 * got / MB / dev, 100, 5,
 		  "two hosts on a 48 ms, 6-slot device: % of what it serves");
+	sim_reclaim(&s);
 	nqs_class_set_conf(&s.classes[1], &k, s.now);
 	s.hosts[0].qd = 0;
 	measure(&s, 2 * SEC, 10 * SEC);
@@ -413,6 +415,7 @@ static void test_capacity_hint(void)
 		cost += s.hosts[i].cost;
 	ok = near(cost * 1e9 / win / MB, 40, 0.5, "cost units/s, MB");
 	ok &= near(sim_class_share(&s, 0), 30, 1, "class 30 share % of the hint");
+	sim_reclaim(&s);
 	nqs_domain_set_capacity(&s.dom, 0, s.now);
 	measure(&s, 1 * SEC, 5 * SEC);
 	ok &= near((sim_class_bps(&s, 0, 5 * SEC) + sim_class_bps(&s, 1, 5 * SEC)) / MB,
@@ -610,12 +613,14 @@ static void test_reassign_balance(void)
 	for (step = 0; step < 200; step++) {
 		struct sim_host *h = &s.hosts[(step * 7) % s.nr_hosts];
 
+		sim_reclaim(&s);
 		nqs_flow_set_class(&s.dom, &h->flow, &s.classes[step % 4]);
 		sim_run(&s, s.now + 5 * MS);
 	}
 	for (i = 0; i < s.nr_hosts; i++)
 		s.hosts[i].qd = 0;
 	sim_run(&s, s.now + 2 * SEC);
+	sim_reclaim(&s);
 	ok &= s.dom.nr_queued == 0 && s.dom.inflight == 0 &&
 	      s.dom.inflight_ios == 0;
 	for (i = 0; i < 4; i++)
@@ -732,6 +737,33 @@ static void test_cost_scaling(void)
 	       "per-I/O scheduling cost does not grow linearly with hosts");
 }
 
+/*
+ * A test of the sims run again with 4 slices: requests admitted and
+ * completed as the module's CPUs do when the device has room.
+ */
+#define SLICED(name)							\
+	{ "slices4_" #name, sliced_##name }
+#define SLICED_FN(name)							\
+	static void sliced_##name(void)					\
+	{								\
+		sim_slices = 4;						\
+		test_##name();						\
+		sim_slices = 0;						\
+	}
+SLICED_FN(shares_30_70)
+SLICED_FN(shares_mixed_profiles)
+SLICED_FN(work_conserving)
+SLICED_FN(ceiling)
+SLICED_FN(iops_ceiling)
+SLICED_FN(slow_device)
+SLICED_FN(burst)
+SLICED_FN(floor)
+SLICED_FN(capacity_hint)
+SLICED_FN(latency_class)
+SLICED_FN(latency_class_tags)
+SLICED_FN(live_change)
+SLICED_FN(reassign_balance)
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -769,6 +801,23 @@ static const struct {
 	{ "capped_fast", test_capped_fast },
 	{ "complete_kick", test_complete_kick },
 	{ "latency_fast", test_latency_fast },
+	/* The same guarantees with admission through slices (slice_test.c). */
+	SLICED(shares_30_70),
+	SLICED(shares_mixed_profiles),
+	SLICED(work_conserving),
+	SLICED(ceiling),
+	SLICED(iops_ceiling),
+	SLICED(slow_device),
+	SLICED(burst),
+	SLICED(floor),
+	SLICED(capacity_hint),
+	SLICED(latency_class),
+	SLICED(latency_class_tags),
+	SLICED(live_change),
+	SLICED(reassign_balance),
+	{ "slices_fast", test_slices_fast },
+	{ "slices_books", test_slices_books },
+	{ "slices_ceilings", test_slices_ceilings },
 };
 
 static bool chosen(const char *name, int argc, char **argv)

@@ -23,6 +23,8 @@ struct sim_req {
 	u64 dispatched;		/* by the scheduler, to the device */
 };
 
+u32 sim_slices;
+
 static void *xcalloc(size_t n, size_t sz)
 {
 	void *p = calloc(n ? n : 1, sz);
@@ -99,6 +101,10 @@ void sim_init(struct sim *s, u32 nr_classes, u32 nr_hosts, u64 dev_bps,
 	s->rng = 0x2545f4914f6cdd1dULL;
 	for (i = 0; i < nr_classes; i++)
 		nqs_class_init(&s->classes[i], &def, 0);
+	s->nr_slices = sim_slices;
+	s->slices = xcalloc(s->nr_slices, sizeof(*s->slices));
+	for (i = 0; i < s->nr_slices; i++)
+		nqs_slice_init(&s->slices[i]);
 	for (i = 0; i < nr_hosts; i++) {
 		struct sim_host *h = &s->hosts[i];
 
@@ -119,6 +125,102 @@ void sim_free(struct sim *s)
 	free(s->classes);
 	free(s->ev);
 	free(s->dev_fifo);
+	free(s->slices);
+}
+
+/* The module's glue (domain.c), in one thread: what takes its lock. */
+void sim_reclaim(struct sim *s)
+{
+	u32 i;
+
+	for (i = 0; i < s->nr_slices; i++)
+		nqs_slice_reclaim(&s->dom, &s->slices[i], s->now);
+}
+
+static struct nqs_slice *slice_of(struct sim *s, const struct sim_host *h)
+{
+	if (!s->nr_slices)
+		return NULL;
+	return &s->slices[(u32)(h - s->hosts) % s->nr_slices];
+}
+
+static void settle(struct sim *s, struct sim_host *h, struct nqs_slice *sl)
+{
+	h->locked++;
+	nqs_slice_settle(&s->dom, sl, s->now);
+	if (nqs_leased_over(&s->dom))
+		sim_reclaim(s);
+}
+
+static bool submit(struct sim *s, struct sim_host *h, struct nqs_req *r)
+{
+	struct nqs_slice *sl = slice_of(s, h);
+	bool go;
+	u32 i;
+
+	if (sl && nqs_slice_submit(sl, r, s->now)) {
+		s->fast_ios++;
+		if (nqs_slice_due(sl, s->now))
+			settle(s, h, sl);
+		return true;
+	}
+	h->locked++;
+	if (!sl)
+		return nqs_submit(&s->dom, r, s->now);
+	go = nqs_admit(&s->dom, r, s->now);
+	switch (go ? NQS_TAKE_NONE :
+		nqs_slice_refused(&s->dom, r->flow->cls, s->now)) {
+	case NQS_TAKE_NONE:
+		break;
+	case NQS_TAKE_CLASS:
+		for (i = 0; i < s->nr_slices; i++)
+			nqs_slice_drop(&s->dom, &s->slices[i], r->flow->cls,
+				       s->now);
+		go = nqs_admit(&s->dom, r, s->now);
+		break;
+	case NQS_TAKE_ALL:
+		sim_reclaim(s);
+		go = nqs_admit(&s->dom, r, s->now);
+		break;
+	}
+	if (go)
+		nqs_slice_grant(&s->dom, sl, r->flow->cls, s->nr_slices,
+				s->now);
+	else
+		nqs_hold(&s->dom, r, s->now);
+	return go;
+}
+
+static void sim_complete(struct sim *s, struct sim_host *h,
+			 const struct nqs_req *r, u64 lat)
+{
+	struct nqs_slice *sl = slice_of(s, h);
+
+	if (sl && nqs_slice_complete(sl, r, lat, s->now)) {
+		if (nqs_slice_due(sl, s->now))
+			settle(s, h, sl);
+		return;
+	}
+	h->locked++;
+	nqs_complete(&s->dom, r, lat, s->now);
+	if (nqs_leased_over(&s->dom))
+		sim_reclaim(s);
+}
+
+/* Held work that finds no room may find it in the slices' leases. */
+static struct nqs_req *next_locked(struct sim *s)
+{
+	struct nqs_req *r;
+
+	/* The module's dispatcher runs only when something is held. */
+	if (s->dom.nr_queued)
+		s->locked++;
+	r = nqs_next(&s->dom, s->now);
+	if (!r && nqs_slice_wanted(&s->dom)) {
+		sim_reclaim(s);
+		r = nqs_next(&s->dom, s->now);
+	}
+	return r;
 }
 
 static void fifo_push(struct sim *s, struct nqs_req *r)
@@ -260,10 +362,10 @@ static struct nqs_req *next(struct sim *s)
 	u64 t0, v0;
 
 	if (!s->time_calls)
-		return nqs_next(&s->dom, s->now);
+		return next_locked(s);
 	v0 = nqs_rr_visits;
 	t0 = cpu_ns();
-	r = nqs_next(&s->dom, s->now);
+	r = next_locked(s);
 	s->call_max_ns = max(s->call_max_ns, cpu_ns() - t0);
 	s->call_max_visits = max(s->call_max_visits, nqs_rr_visits - v0);
 	return r;
@@ -326,7 +428,7 @@ static void host_issue(struct sim *s, struct sim_host *h)
 	q->r.write = rnd(&h->rng) % 100 < h->write_pct;
 	h->outstanding++;
 	s->sched_calls++;
-	if (nqs_submit(&s->dom, &q->r, s->now))
+	if (submit(s, h, &q->r))
 		device_start(s, &q->r);
 }
 
@@ -346,7 +448,7 @@ static void complete(struct sim *s, struct sim_event *e)
 	u64 lat = s->now - q->issued;
 	struct nqs_req *next;
 
-	nqs_complete(&s->dom, &q->r, s->now - q->dispatched, s->now);
+	sim_complete(s, h, &q->r, s->now - q->dispatched);
 	if (s->dev_tick_ns) {
 		s->dev_busy--;
 	} else if (s->dev_slots) {
@@ -435,6 +537,7 @@ void sim_reset_window(struct sim *s)
 
 		h->bytes = h->ios = h->cost = h->lat_sum = h->lat_max = 0;
 		h->nr_lat = 0;
+		h->locked = 0;
 	}
 }
 

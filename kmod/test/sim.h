@@ -23,11 +23,18 @@
  * requests (in slots and FIFO) and a worker that dispatches one more
  * sleeps until a request completes, as a block layer out of requests
  * makes its submitter do; everything held waits with it.
+ *
+ * With nr_slices set (sim_slices before sim_init()), requests go through
+ * slices (../lease.h) as the module's CPUs do: host i submits and
+ * completes on slice i mod nr_slices, and the domain is asked (what in
+ * the module takes its lock) only when the slice cannot answer, or to
+ * settle it. Every call that would take the domain's lock is counted.
  */
 #ifndef _NQ_SIM_H
 #define _NQ_SIM_H
 
 #include "../sched.h"
+#include "../lease.h"
 
 struct sim_host {
 	struct nqs_flow flow;
@@ -41,6 +48,7 @@ struct sim_host {
 	u64 bytes, ios, cost, lat_sum, lat_max;
 	u64 *lat_samples;
 	u32 nr_lat, cap_lat;
+	u64 locked;		/* its submissions and completions that asked the domain */
 };
 
 struct sim {
@@ -74,7 +82,14 @@ struct sim {
 	bool time_calls;	/* measure each nqs_next() call's CPU time */
 	u64 call_max_ns;	/* the longest one */
 	u64 call_max_visits;	/* most flows one call's round robin visited */
+	u32 nr_slices;		/* 0: every call under the domain's lock */
+	struct nqs_slice *slices;
+	u64 locked;		/* dispatcher's calls, with something held */
+	u64 fast_ios;		/* requests a slice admitted */
 };
+
+/* Slices for the sims made from now on (sim_init()); 0: none. */
+extern u32 sim_slices;
 
 void sim_init(struct sim *s, u32 nr_classes, u32 nr_hosts, u64 dev_bps,
 	      u64 dev_lat_ns);
@@ -88,5 +103,7 @@ void sim_reset_window(struct sim *s);
 double sim_class_share(const struct sim *s, u32 cls);
 double sim_class_bps(const struct sim *s, u32 cls, u64 window_ns);
 u64 sim_host_pct_lat(struct sim_host *h, double pct);
+/* Take every slice's lease back, as the module does on a policy change. */
+void sim_reclaim(struct sim *s);
 
 #endif
