@@ -149,7 +149,7 @@ static struct nqs_req *expire(struct nq_domain *d, u64 now, bool *retry)
 			r->retried + 1, now);
 	d->retried++;
 	d->completed++;
-	fl->inflight--;
+	atomic_dec(&fl->inflight);
 	nq_host_held(fl->host, -1);
 	r->flow = NULL;
 	*retry = true;
@@ -213,6 +213,11 @@ static struct nqs_req *next_request(struct nq_domain *d, bool *retry)
 	}
 	if (!r)
 		r = nqs_next(&d->sched, now);
+	if (!r && d->slices && nqs_slice_wanted(&d->sched)) {
+		/* The room is in the slices' leases. */
+		nq_slices_reclaim(d, now);
+		r = nqs_next(&d->sched, now);
+	}
 	if (r && !*retry)
 		nq_host_held(nq_flow_of(r)->host, -1);
 	if (!r && d->sched.nr_queued) {

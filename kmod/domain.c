@@ -60,6 +60,8 @@ static struct nqs_class *domain_class(struct nq_domain *d, int id)
 	}
 	if (d->cls_gen[id] != gen) {
 		/* A reused id: no flow can still point at the old class. */
+		if (d->slices)
+			nq_slices_reclaim(d, now_ns());
 		nqs_class_init(&d->cls[id], &conf, now_ns());
 		d->cls_gen[id] = gen;
 	}
@@ -132,6 +134,7 @@ static struct nq_flow *flow_get(struct nq_domain *d, struct nq_host *host)
 		return spill(d);
 	fl = kzalloc(sizeof(*fl), GFP_ATOMIC);
 	if (fl) {
+		spin_lock_init(&fl->lock);
 		fl->seq = d->flow_seq + 1;
 		if (xa_err(xa_store(&d->flows, fl->seq, fl, GFP_ATOMIC))) {
 			kfree(fl);
@@ -181,7 +184,7 @@ void nq_domains_drop_host(struct nq_host *host)
 	list_for_each_entry_rcu(d, &domains, node) {
 		spin_lock_irqsave(&d->lock, flags);
 		fl = flow_find(d, host);
-		if (fl && !fl->f.nr_queued && !fl->inflight)
+		if (fl && !fl->f.nr_queued && !atomic_read(&fl->inflight))
 			flow_free(d, fl);
 		spin_unlock_irqrestore(&d->lock, flags);
 	}
@@ -222,6 +225,8 @@ static struct nq_domain *domain_find(u32 key)
 
 static void domain_free(struct nq_domain *d)
 {
+	if (d->slices)
+		nq_slices_free(d);
 	nq_retries_exit(&d->retries);
 	xa_destroy(&d->flows);
 	kfree(d);
@@ -242,6 +247,9 @@ static struct nq_domain *domain_alloc(u32 key, const char *name, gfp_t gfp)
 		d->named = true;
 	}
 	spin_lock_init(&d->lock);
+	spin_lock_init(&d->spill.lock);
+	/* Without slices, every request takes the lock: slower, no less right. */
+	nq_slices_alloc(d, gfp);
 	nqs_domain_init(&d->sched, now_ns());
 	INIT_LIST_HEAD(&d->flow_list);
 	nq_retries_init(&d->retries);
@@ -330,6 +338,8 @@ static void domain_tags(struct nq_domain *d, u32 tags)
 	unsigned long flags;
 
 	spin_lock_irqsave(&d->lock, flags);
+	if (d->slices)
+		nq_slices_reclaim(d, now_ns());
 	nqs_domain_set_tags(&d->sched, tags);
 	spin_unlock_irqrestore(&d->lock, flags);
 }
@@ -443,6 +453,8 @@ int nq_domain_configure(u32 key, const struct nq_dev_conf *conf,
 		return -ENOSPC;
 	}
 	spin_lock_irqsave(&d->lock, flags);
+	if (d->slices)
+		nq_slices_reclaim(d, now_ns());
 	cost = d->sched.cost;
 	if (conf->set & NQ_DEV_SET_WRITE_COST)
 		cost.write_pct = conf->write_pct;
@@ -460,16 +472,22 @@ int nq_domain_configure(u32 key, const struct nq_dev_conf *conf,
 /*
  * Offer a request to its domain. True: the caller executes it now, and
  * *@now is the domain's clock for it (0: unscheduled). False: it is held
- * and the domain's worker will execute it.
+ * and the domain's worker will execute it. A host known on the device,
+ * with no retries asked, tries this CPU's slice first.
  */
 bool nq_domain_submit(struct nq_domain *d, struct nq_host *host,
 		      struct nqs_req *r, u64 *now)
 {
-	struct nq_flow *fl;
+	struct nq_flow *fl = NULL;
 	unsigned long flags;
 	bool go, kick = false;
 	u64 t;
 
+	if (d->slices && !READ_ONCE(d->bypass) && !READ_ONCE(d->retries.n)) {
+		fl = flow_find(d, host);
+		if (fl && nq_fast_submit(d, fl, r, now))
+			return true;
+	}
 	spin_lock_irqsave(&d->lock, flags);
 	if (d->bypass) {
 		/* Not scheduled: completion must not account it. */
@@ -478,8 +496,10 @@ bool nq_domain_submit(struct nq_domain *d, struct nq_host *host,
 		*now = 0;
 		return true;
 	}
-	fl = flow_get(d, host);
-	fl->inflight++;
+	/* Found already: a host's requests hold it, so its flow stays. */
+	if (!fl)
+		fl = flow_get(d, host);
+	atomic_inc(&fl->inflight);
 	r->flow = &fl->f;
 	d->admitted++;
 	t = now_ns();
@@ -490,8 +510,13 @@ bool nq_domain_submit(struct nq_domain *d, struct nq_host *host,
 		nq_retries_take(&d->retries, fl->host, r->key, t, &r->first_ns,
 				&r->retried);
 	}
-	go = nqs_submit(&d->sched, r, t);
-	if (!go) {
+	go = nqs_admit(&d->sched, r, t);
+	if (!go && d->slices)
+		go = nq_slices_refused(d, r, t);
+	if (go) {
+		nq_slices_grant(d, r->flow->cls, t);
+	} else {
+		nqs_hold(&d->sched, r, t);
 		nq_host_held(fl->host, 1);
 		kick = nq_domain_wake(d, nqs_held_next(&d->sched, t), t);
 	}
@@ -502,14 +527,18 @@ bool nq_domain_submit(struct nq_domain *d, struct nq_host *host,
 	return go;
 }
 
-static void update_rate(struct nq_domain *d, u64 now)
+/* Once a second or so, under d->lock: the rates. */
+void nq_domain_tick(struct nq_domain *d, u64 now)
 {
 	struct nq_flow *fl;
 
 	if (now - d->rate_ns < NSEC_PER_SEC)
 		return;
-	list_for_each_entry(fl, &d->flow_list, lnode)
+	list_for_each_entry(fl, &d->flow_list, lnode) {
+		spin_lock(&fl->lock);
 		nq_stats_tick(&fl->stats, now);
+		spin_unlock(&fl->lock);
+	}
 	d->rate = nqs_rate(d->sched.completed_cost - d->rate_cost,
 			   now - d->rate_ns);
 	d->rate_cost = d->sched.completed_cost;
@@ -521,7 +550,6 @@ void nq_domain_complete(struct nq_domain *d, struct nqs_req *r,
 			u64 dispatch_ns)
 {
 	unsigned long flags;
-	struct nq_flow *fl;
 	bool kick;
 	u64 now, lat_ns;
 
@@ -529,13 +557,15 @@ void nq_domain_complete(struct nq_domain *d, struct nqs_req *r,
 		return;
 	now = now_ns();
 	lat_ns = now > dispatch_ns ? now - dispatch_ns : 0;
-	fl = nq_flow_of(r);
+	if (d->slices && nq_fast_complete(d, r, lat_ns, now))
+		return;
 	spin_lock_irqsave(&d->lock, flags);
 	d->completed++;
-	fl->inflight--;
 	kick = nq_domain_wake(d, nqs_complete(&d->sched, r, lat_ns, now), now);
-	nq_stats_complete(&fl->stats, r, lat_ns);
-	update_rate(d, now);
+	if (nqs_leased_over(&d->sched))
+		nq_slices_reclaim(d, now);
+	nq_flow_done(nq_flow_of(r), r, lat_ns);
+	nq_domain_tick(d, now);
 	spin_unlock_irqrestore(&d->lock, flags);
 	if (kick)
 		nq_domain_kick(d);
@@ -552,6 +582,8 @@ void nq_domains_apply(void)
 	rcu_read_lock();
 	list_for_each_entry_rcu(d, &domains, node) {
 		spin_lock_irqsave(&d->lock, flags);
+		if (d->slices)
+			nq_slices_reclaim(d, now_ns());
 		for (id = 0; id < NQ_MAX_CLASSES; id++) {
 			struct nqs_class_conf conf;
 			u32 gen;
@@ -579,6 +611,8 @@ void nq_domains_bypass(void)
 	list_for_each_entry_rcu(d, &domains, node) {
 		spin_lock_irqsave(&d->lock, flags);
 		d->bypass = true;
+		if (d->slices)
+			nq_slices_reclaim(d, now_ns());
 		spin_unlock_irqrestore(&d->lock, flags);
 		nq_domain_kick(d);
 	}
@@ -591,6 +625,9 @@ static void snapshot(struct nq_domain *d, struct nq_dev_snapshot *s)
 	unsigned long flags;
 
 	spin_lock_irqsave(&d->lock, flags);
+	/* What is in flight, not what the slices hold room for. */
+	if (d->slices)
+		nq_slices_reclaim(d, now_ns());
 	s->id = d->key;
 	strscpy(s->name, d->name, sizeof(s->name));
 	s->depth = d->sched.depth;
@@ -603,6 +640,7 @@ static void snapshot(struct nq_domain *d, struct nq_dev_snapshot *s)
 	s->capacity = d->sched.capacity.rate;
 	s->admitted = d->admitted;
 	s->completed = d->completed;
+	nq_slices_counts(d, &s->admitted, &s->completed);
 	s->retried = d->retried;
 	s->forced = d->forced;
 	s->tags = d->sched.tags;
@@ -649,7 +687,9 @@ static bool flow_snapshot(struct nq_domain *d, struct nq_flow *fl,
 		snap->class_id = fl->f.cls - d->cls;
 		snap->queued = fl->f.nr_queued;
 		snap->idle = now_ns() - d->rate_ns > 2 * NSEC_PER_SEC;
+		spin_lock(&fl->lock);
 		snap->st = fl->stats;
+		spin_unlock(&fl->lock);
 		strscpy(snap->nqn, nq_host_nqn(fl->host), sizeof(snap->nqn));
 		found = true;
 	}
@@ -711,6 +751,9 @@ void nq_domains_class_stats(int id, struct nq_class_stats *st)
 	rcu_read_lock();
 	list_for_each_entry_rcu(d, &domains, node) {
 		spin_lock_irqsave(&d->lock, flags);
+		/* What the slices admitted, charged. */
+		if (d->slices)
+			nq_slices_reclaim(d, now_ns());
 		if (d->cls_gen[id] == gen) {
 			st->ios += d->cls[id].disp_ios;
 			st->bytes[0] += d->cls[id].disp_bytes[0];

@@ -12,6 +12,7 @@
 #include <linux/xarray.h>
 
 #include "nvmet-qos.h"
+#include "lease.h"
 
 /*
  * Held requests of one domain are dispatched by up to this many work items
@@ -27,8 +28,25 @@ struct nq_flow {
 	struct list_head lnode;		/* on dom->flow_list */
 	struct rcu_head rcu;
 	u64 seq;			/* creation order in the domain */
-	u32 inflight;			/* admitted, not completed */
+	atomic_t inflight;		/* admitted, not completed */
+	/*
+	 * Completions on the CPUs of the host's queues update @stats at
+	 * once, each under its slice's lock alone: this lock is the host's,
+	 * never the device's. Under d->lock where both are taken.
+	 */
+	spinlock_t lock;
 	struct nq_flow_stats stats;
+};
+
+/*
+ * One CPU's slice of a domain (lease.h): admission and completion while
+ * the device has room take its lock, not the domain's. Its counters are
+ * the domain's admitted and completed, for the requests it took.
+ */
+struct nq_slice {
+	spinlock_t lock;
+	struct nqs_slice s;
+	u64 admitted, completed;
 };
 
 struct nq_dispatcher {
@@ -54,6 +72,7 @@ struct nq_domain {
 	struct xarray flows;
 	u64 flow_seq;
 	struct nq_flow spill;		/* the overflow host's; dom set once used */
+	struct nq_slice __percpu *slices;	/* NULL: every request locks */
 	struct nq_dispatcher disp[NQ_MAX_DISPATCHERS];
 	struct hrtimer timer;
 	u64 timer_at;			/* what the timer was set for */
@@ -73,6 +92,22 @@ static inline struct nq_flow *nq_flow_of(const struct nqs_req *r)
 {
 	return container_of(r->flow, struct nq_flow, f);
 }
+
+/* domain.c */
+void nq_domain_tick(struct nq_domain *d, u64 now);
+
+/* fast.c: the per-CPU slices */
+int nq_slices_alloc(struct nq_domain *d, gfp_t gfp);
+void nq_slices_free(struct nq_domain *d);
+void nq_slices_reclaim(struct nq_domain *d, u64 now);
+bool nq_slices_refused(struct nq_domain *d, struct nqs_req *r, u64 now);
+void nq_slices_grant(struct nq_domain *d, struct nqs_class *c, u64 now);
+void nq_slices_counts(struct nq_domain *d, u64 *admitted, u64 *completed);
+void nq_flow_done(struct nq_flow *fl, const struct nqs_req *r, u64 lat_ns);
+bool nq_fast_submit(struct nq_domain *d, struct nq_flow *fl,
+		    struct nqs_req *r, u64 *now);
+bool nq_fast_complete(struct nq_domain *d, struct nqs_req *r, u64 lat_ns,
+		      u64 now);
 
 /* dispatch.c */
 extern struct workqueue_struct *nq_wq;

@@ -172,7 +172,14 @@ u64 nqs_slice_settle(struct nqs_domain *d, struct nqs_slice *s, u64 now)
 	return t;
 }
 
-/* Top the room up to the quota, from half of what the domain has free. */
+/*
+ * Top the room up to the quota, from half of what the domain has free.
+ * The quota is only what the slice keeps at a settlement: completions on
+ * it bring back the room of what it admitted beyond (the slow path's
+ * admissions too), so a CPU that keeps more requests in flight than its
+ * quota stays on its slice as long as it keeps them in flight
+ * (sched_test slices_fast: 64 slices, hosts at QD 32, a quota of one).
+ */
 static void grant_room(struct nqs_domain *d, struct nqs_slice *s, u32 share)
 {
 	u64 lim = nqs_limit(d);

@@ -12,6 +12,21 @@
 #include "ktap.h"
 
 /*
+ * A sim whose requests go through @slices slices, on a device of @slots
+ * parallel slots whose tags are known (0: the in-order device).
+ */
+static void sliced_init(struct sim *s, u32 slices, u32 classes, u32 hosts,
+			u64 bps, u64 lat_ns, u32 slots)
+{
+	sim_slices = slices;
+	sim_init(s, classes, hosts, bps, lat_ns);
+	sim_slices = 0;
+	s->dev_slots = slots;
+	if (slots)
+		nqs_domain_set_tags(&s->dom, slots);
+}
+
+/*
  * 8 hosts of 4 KiB reads at QD 2 on 4 slices, on a device of 64 slots of
  * 100 us: it never fills. @capped: 2 more hosts of 128 KiB reads at QD 8
  * in a class of their own, capped at 10 MB/s, so that it holds requests
@@ -25,11 +40,7 @@ static double fast_run(u32 slices, bool capped, double *fast, double *cap_mb)
 	u64 ios = 0, locked = 0, win;
 	struct sim s;
 
-	sim_slices = slices;
-	sim_init(&s, 2, n, 10000 * MB, 100000);
-	sim_slices = 0;
-	s.dev_slots = 64;
-	nqs_domain_set_tags(&s.dom, 64);
+	sliced_init(&s, slices, 2, n, 10000 * MB, 100000, 64);
 	nqs_class_set_conf(&s.classes[1], &k, 0);
 	for (i = 0; i < n; i++) {
 		struct sim_host *h = &s.hosts[i];
@@ -54,6 +65,40 @@ static double fast_run(u32 slices, bool capped, double *fast, double *cap_mb)
 	return ios ? (double)locked / ios : 0;
 }
 
+/*
+ * 64 slices, as many CPUs, and 2 hosts of 4 KiB reads at QD 32, each on
+ * a slice, on a device of 256 slots of 100 us whose depth is held at 128
+ * reads: a slice keeps a lease of 1 / (2 x 64) of it, one read, and stays
+ * on its own only by the room its completions bring back. Returns the
+ * hosts' calls of the domain per read.
+ */
+static double deep_run(double *fast)
+{
+	u64 ios = 0, locked = 0;
+	struct sim s;
+	u32 i;
+
+	sliced_init(&s, 64, 1, 2, 10000 * MB, 100000, 256);
+	/* a depth of 128 reads that does not grow */
+	s.dom.depth = s.dom.depth_max = 1 << 20;
+	for (i = 0; i < 2; i++) {
+		s.hosts[i].bs = 4096;
+		s.hosts[i].qd = 32;
+	}
+	sim_start(&s);
+	sim_run(&s, 200 * MS);
+	sim_reset_window(&s);
+	s.fast_ios = 0;
+	sim_run(&s, s.now + 1 * SEC);
+	for (i = 0; i < 2; i++) {
+		ios += s.hosts[i].ios;
+		locked += s.hosts[i].locked;
+	}
+	*fast = ios ? 100.0 * s.fast_ios / ios : 0;
+	sim_free(&s);
+	return ios ? (double)locked / ios : 0;
+}
+
 void test_slices_fast(void)
 {
 	double locked, fast, cap, base;
@@ -70,6 +115,10 @@ void test_slices_fast(void)
 	       locked, fast, cap);
 	ok &= fast >= 95 && locked <= 0.1;
 	ok &= near(cap, 10, 0.5, "capped class, MB/s");
+	locked = deep_run(&fast);
+	printf("# 64 slices, 2 hosts at QD 32: %.3f calls per read, %.1f%% on a slice\n",
+	       locked, fast);
+	ok &= fast >= 95 && locked <= 0.1;
 	result(ok, "a device with room admits without its domain, beside a capped class too");
 }
 
@@ -110,11 +159,7 @@ void test_slices_books(void)
 	u32 i, step;
 	bool ok;
 
-	sim_slices = 3;
-	sim_init(&s, 3, 12, 200 * MB, 200000);
-	sim_slices = 0;
-	s.dev_slots = 16;
-	nqs_domain_set_tags(&s.dom, 16);
+	sliced_init(&s, 3, 3, 12, 200 * MB, 200000, 16);
 	nqs_class_set_conf(&s.classes[1], &cap, 0);
 	nqs_class_set_conf(&s.classes[2], &lat, 0);
 	for (i = 0; i < s.nr_hosts; i++)
@@ -158,10 +203,7 @@ static void open_run(u32 slices, u64 think_ns, double *mb, double *iops,
 	struct sim s;
 	u32 i;
 
-	sim_slices = slices;
-	sim_init(&s, 2, 16, 10000 * MB, 100000);
-	sim_slices = 0;
-	s.dev_slots = 64;
+	sliced_init(&s, slices, 2, 16, 10000 * MB, 100000, 64);
 	nqs_class_set_conf(&s.classes[0], &kb, 0);
 	nqs_class_set_conf(&s.classes[1], &ki, 0);
 	for (i = 0; i < s.nr_hosts; i++) {
