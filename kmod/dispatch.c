@@ -213,7 +213,7 @@ static struct nqs_req *next_request(struct nq_domain *d, bool *retry)
 	}
 	if (!r)
 		r = nqs_next(&d->sched, now);
-	if (!r && d->slices && nqs_slice_wanted(&d->sched)) {
+	if (!r && nqs_slice_wanted(&d->sched)) {
 		/* The room is in the slices' leases. */
 		nq_slices_reclaim(d, now);
 		r = nqs_next(&d->sched, now);

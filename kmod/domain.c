@@ -60,8 +60,7 @@ static struct nqs_class *domain_class(struct nq_domain *d, int id)
 	}
 	if (d->cls_gen[id] != gen) {
 		/* A reused id: no flow can still point at the old class. */
-		if (d->slices)
-			nq_slices_reclaim(d, now_ns());
+		nq_slices_reclaim(d, now_ns());
 		nqs_class_init(&d->cls[id], &conf, now_ns());
 		d->cls_gen[id] = gen;
 	}
@@ -225,8 +224,7 @@ static struct nq_domain *domain_find(u32 key)
 
 static void domain_free(struct nq_domain *d)
 {
-	if (d->slices)
-		nq_slices_free(d);
+	nq_slices_free(d);
 	nq_retries_exit(&d->retries);
 	xa_destroy(&d->flows);
 	kfree(d);
@@ -241,6 +239,11 @@ static struct nq_domain *domain_alloc(u32 key, const char *name, gfp_t gfp)
 	d = kzalloc(sizeof(*d), gfp);
 	if (!d)
 		return NULL;
+	/* Short of them in atomic context, the worker makes the domain. */
+	if (nq_slices_alloc(d, gfp)) {
+		kfree(d);
+		return NULL;
+	}
 	d->key = key;
 	if (name) {
 		strscpy(d->name, name, sizeof(d->name));
@@ -248,8 +251,6 @@ static struct nq_domain *domain_alloc(u32 key, const char *name, gfp_t gfp)
 	}
 	spin_lock_init(&d->lock);
 	spin_lock_init(&d->spill.lock);
-	/* Without slices, every request takes the lock: slower, no less right. */
-	nq_slices_alloc(d, gfp);
 	nqs_domain_init(&d->sched, now_ns());
 	INIT_LIST_HEAD(&d->flow_list);
 	nq_retries_init(&d->retries);
@@ -338,18 +339,18 @@ static void domain_tags(struct nq_domain *d, u32 tags)
 	unsigned long flags;
 
 	spin_lock_irqsave(&d->lock, flags);
-	if (d->slices)
-		nq_slices_reclaim(d, now_ns());
+	nq_slices_reclaim(d, now_ns());
 	nqs_domain_set_tags(&d->sched, tags);
 	spin_unlock_irqrestore(&d->lock, flags);
 }
 
 /*
- * A domain the I/O path could not allocate (some 15 KB in atomic
- * context) is made by a worker that may sleep for it, so that memory
- * pressure costs a device its scheduling for a moment, not for as long
- * as it lasts, and its requests do not retry the allocation one by one
- * meanwhile. One device is awaited at a time; the others retry.
+ * A domain the I/O path could not allocate (some 15 KB, and its slices
+ * of some 700 bytes a CPU, in atomic context) is made by a worker that
+ * may sleep for it, so that memory pressure costs a device its
+ * scheduling for a moment, not for as long as it lasts, and its requests
+ * do not retry the allocation one by one meanwhile. One device is
+ * awaited at a time; the others retry.
  */
 static DEFINE_SPINLOCK(wanted_lock);
 static bool wanted_busy;
@@ -453,8 +454,7 @@ int nq_domain_configure(u32 key, const struct nq_dev_conf *conf,
 		return -ENOSPC;
 	}
 	spin_lock_irqsave(&d->lock, flags);
-	if (d->slices)
-		nq_slices_reclaim(d, now_ns());
+	nq_slices_reclaim(d, now_ns());
 	cost = d->sched.cost;
 	if (conf->set & NQ_DEV_SET_WRITE_COST)
 		cost.write_pct = conf->write_pct;
@@ -483,7 +483,7 @@ bool nq_domain_submit(struct nq_domain *d, struct nq_host *host,
 	bool go, kick = false;
 	u64 t;
 
-	if (d->slices && !READ_ONCE(d->bypass) && !READ_ONCE(d->retries.n)) {
+	if (!READ_ONCE(d->bypass) && !READ_ONCE(d->retries.n)) {
 		fl = flow_find(d, host);
 		if (fl && nq_fast_submit(d, fl, r, now))
 			return true;
@@ -511,7 +511,7 @@ bool nq_domain_submit(struct nq_domain *d, struct nq_host *host,
 				&r->retried);
 	}
 	go = nqs_admit(&d->sched, r, t);
-	if (!go && d->slices)
+	if (!go)
 		go = nq_slices_refused(d, r, t);
 	if (go) {
 		nq_slices_grant(d, r->flow->cls, t);
@@ -557,7 +557,7 @@ void nq_domain_complete(struct nq_domain *d, struct nqs_req *r,
 		return;
 	now = now_ns();
 	lat_ns = now > dispatch_ns ? now - dispatch_ns : 0;
-	if (d->slices && nq_fast_complete(d, r, lat_ns, now))
+	if (nq_fast_complete(d, r, lat_ns, now))
 		return;
 	spin_lock_irqsave(&d->lock, flags);
 	d->completed++;
@@ -582,8 +582,7 @@ void nq_domains_apply(void)
 	rcu_read_lock();
 	list_for_each_entry_rcu(d, &domains, node) {
 		spin_lock_irqsave(&d->lock, flags);
-		if (d->slices)
-			nq_slices_reclaim(d, now_ns());
+		nq_slices_reclaim(d, now_ns());
 		for (id = 0; id < NQ_MAX_CLASSES; id++) {
 			struct nqs_class_conf conf;
 			u32 gen;
@@ -611,8 +610,7 @@ void nq_domains_bypass(void)
 	list_for_each_entry_rcu(d, &domains, node) {
 		spin_lock_irqsave(&d->lock, flags);
 		d->bypass = true;
-		if (d->slices)
-			nq_slices_reclaim(d, now_ns());
+		nq_slices_reclaim(d, now_ns());
 		spin_unlock_irqrestore(&d->lock, flags);
 		nq_domain_kick(d);
 	}
@@ -626,8 +624,7 @@ static void snapshot(struct nq_domain *d, struct nq_dev_snapshot *s)
 
 	spin_lock_irqsave(&d->lock, flags);
 	/* What is in flight, not what the slices hold room for. */
-	if (d->slices)
-		nq_slices_reclaim(d, now_ns());
+	nq_slices_reclaim(d, now_ns());
 	s->id = d->key;
 	strscpy(s->name, d->name, sizeof(s->name));
 	s->depth = d->sched.depth;
@@ -752,8 +749,7 @@ void nq_domains_class_stats(int id, struct nq_class_stats *st)
 	list_for_each_entry_rcu(d, &domains, node) {
 		spin_lock_irqsave(&d->lock, flags);
 		/* What the slices admitted, charged. */
-		if (d->slices)
-			nq_slices_reclaim(d, now_ns());
+		nq_slices_reclaim(d, now_ns());
 		if (d->cls_gen[id] == gen) {
 			st->ios += d->cls[id].disp_ios;
 			st->bytes[0] += d->cls[id].disp_bytes[0];

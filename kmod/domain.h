@@ -72,7 +72,7 @@ struct nq_domain {
 	struct xarray flows;
 	u64 flow_seq;
 	struct nq_flow spill;		/* the overflow host's; dom set once used */
-	struct nq_slice __percpu *slices;	/* NULL: every request locks */
+	struct nq_slice __percpu *slices;
 	struct nq_dispatcher disp[NQ_MAX_DISPATCHERS];
 	struct hrtimer timer;
 	u64 timer_at;			/* what the timer was set for */
