@@ -46,6 +46,7 @@ static const struct field dev_fields[] = {
 	{ NVMET_QOS_A_DEV_TAGS,		"tags",		"TAGS",		VAL_PLAIN, true },
 	{ NVMET_QOS_A_DEV_RETRIED,	"retried",	"RETRIED",	VAL_PLAIN, true },
 	{ NVMET_QOS_A_DEV_FORCED,	"forced",	"FORCED",	VAL_PLAIN, true },
+	{ NVMET_QOS_A_DEV_FAST,		"fast",		NULL,		VAL_PLAIN, true },
 };
 
 #define NFIELDS ARRAY_SIZE(dev_fields)
@@ -67,6 +68,7 @@ static const struct nla_policy dev_policy[NVMET_QOS_A_DEV_MAX + 1] = {
 	[NVMET_QOS_A_DEV_TAGS]		= { .type = NLA_U32, .maxlen = 4 },
 	[NVMET_QOS_A_DEV_RETRIED]	= { .type = NLA_U64, .maxlen = 8 },
 	[NVMET_QOS_A_DEV_FORCED]	= { .type = NLA_U64, .maxlen = 8 },
+	[NVMET_QOS_A_DEV_FAST]		= { .type = NLA_U64, .maxlen = 8 },
 };
 
 /* Spec names, used when the kernel blames an attribute. */
@@ -88,6 +90,7 @@ static const char *const dev_attr_names[NVMET_QOS_A_DEV_MAX + 1] = {
 	[NVMET_QOS_A_DEV_TAGS]		= "tags",
 	[NVMET_QOS_A_DEV_RETRIED]	= "retried",
 	[NVMET_QOS_A_DEV_FORCED]	= "forced",
+	[NVMET_QOS_A_DEV_FAST]		= "fast",
 };
 
 static const struct qos_attr_set dev_set = {

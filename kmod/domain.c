@@ -635,9 +635,9 @@ static void snapshot(struct nq_domain *d, struct nq_dev_snapshot *s)
 	s->write_pct = d->sched.cost.write_pct;
 	s->io_cost = d->sched.cost.io_cost;
 	s->capacity = d->sched.capacity.rate;
-	s->admitted = d->admitted;
-	s->completed = d->completed;
-	nq_slices_counts(d, &s->admitted, &s->completed);
+	nq_slices_counts(d, &s->fast, &s->completed);
+	s->admitted = d->admitted + s->fast;
+	s->completed += d->completed;
 	s->retried = d->retried;
 	s->forced = d->forced;
 	s->tags = d->sched.tags;

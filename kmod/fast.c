@@ -118,6 +118,8 @@ void nq_slices_counts(struct nq_domain *d, u64 *admitted, u64 *completed)
 {
 	int cpu;
 
+	*admitted = 0;
+	*completed = 0;
 	for_each_possible_cpu(cpu) {
 		struct nq_slice *sl = per_cpu_ptr(d->slices, cpu);
 

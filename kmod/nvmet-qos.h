@@ -111,6 +111,7 @@ struct nq_dev_snapshot {
 	char name[32];
 	u64 depth, inflight, queued, cost, rate, capacity;
 	u64 admitted, completed;
+	u64 fast;			/* of admitted, on a CPU's slice */
 	u64 retried, forced;		/* held hold_max_ms (domain.c) */
 	u32 write_pct, io_cost, tags;
 };

@@ -121,6 +121,7 @@ enum {
 	NVMET_QOS_A_DEV_TAGS,		/* u32: requests the device serves at once; 0: unknown */
 	NVMET_QOS_A_DEV_RETRIED,	/* u64: held hold_max_ms, host asked to send again */
 	NVMET_QOS_A_DEV_FORCED,		/* u64: held hold_max_ms, retries spent, dispatched */
+	NVMET_QOS_A_DEV_FAST,		/* u64: of admitted, on their CPU's slice */
 
 	__NVMET_QOS_A_DEV_MAX,
 	NVMET_QOS_A_DEV_MAX = (__NVMET_QOS_A_DEV_MAX - 1)
