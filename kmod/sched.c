@@ -345,23 +345,31 @@ static void put_in_flight(struct nqs_domain *d, struct nqs_req *r)
 		d->lat_inflight += r->cost;
 }
 
+/* @c's virtual time and reservation tags, for @ios requests of @cost. */
+static void class_charge(struct nqs_domain *d, struct nqs_class *c, u64 cost,
+			 u64 ios, u64 bytes, u64 now)
+{
+	c->vtime += vstep(cost, nq_mutant(shares) ? 100 : c->conf.weight);
+	if (vdiff(c->vtime, d->vclock) > (s64)LEAD_MAX)
+		c->vtime = d->vclock + LEAD_MAX;
+	if (c->conf.floor_bps)
+		c->rtag_b = rtag_next(c->rtag_b, nqs_mul_div(bytes, NQS_NSEC,
+							     c->conf.floor_bps),
+				      now);
+	if (c->conf.floor_iops)
+		c->rtag_i = rtag_next(c->rtag_i, nqs_mul_div(ios, NQS_NSEC,
+							     c->conf.floor_iops),
+				      now);
+}
+
 /* Charge a dispatched request to its class and put it in flight. */
 static void charge(struct nqs_domain *d, struct nqs_req *r, u64 now)
 {
 	struct nqs_class *c = r->flow->cls;
 
-	c->vtime += vstep(r->cost, nq_mutant(shares) ? 100 : c->conf.weight);
-	if (vdiff(c->vtime, d->vclock) > (s64)LEAD_MAX)
-		c->vtime = d->vclock + LEAD_MAX;
+	class_charge(d, c, r->cost, 1, r->bytes, now);
 	bucket_take(&c->ceil_b, r->bytes);
 	bucket_take(&c->ceil_i, 1);
-	if (c->conf.floor_bps)
-		c->rtag_b = rtag_next(c->rtag_b, nqs_mul_div(r->bytes, NQS_NSEC,
-							     c->conf.floor_bps),
-				      now);
-	if (c->conf.floor_iops)
-		c->rtag_i = rtag_next(c->rtag_i,
-				      nqs_div(NQS_NSEC, c->conf.floor_iops), now);
 	bucket_take(&d->capacity, r->cost);
 	put_in_flight(d, r);
 }
@@ -854,17 +862,7 @@ void nqs_charge_batch(struct nqs_domain *d, struct nqs_class *c, u64 cost,
 		class_resume(d, c);
 		d->vclock = vmax(d->vclock, c->vtime);
 	}
-	c->vtime += vstep(cost, nq_mutant(shares) ? 100 : c->conf.weight);
-	if (vdiff(c->vtime, d->vclock) > (s64)LEAD_MAX)
-		c->vtime = d->vclock + LEAD_MAX;
-	if (c->conf.floor_bps)
-		c->rtag_b = rtag_next(c->rtag_b,
-				      nqs_mul_div(bytes[0] + bytes[1], NQS_NSEC,
-						  c->conf.floor_bps), now);
-	if (c->conf.floor_iops)
-		c->rtag_i = rtag_next(c->rtag_i,
-				      nqs_mul_div(ios, NQS_NSEC,
-						  c->conf.floor_iops), now);
+	class_charge(d, c, cost, ios, bytes[0] + bytes[1], now);
 	c->disp_ios += ios;
 	c->disp_bytes[0] += bytes[0];
 	c->disp_bytes[1] += bytes[1];
