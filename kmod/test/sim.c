@@ -212,9 +212,6 @@ static struct nqs_req *next_locked(struct sim *s)
 {
 	struct nqs_req *r;
 
-	/* The module's dispatcher runs only when something is held. */
-	if (s->dom.nr_queued)
-		s->locked++;
 	r = nqs_next(&s->dom, s->now);
 	if (!r && nqs_slice_wanted(&s->dom)) {
 		sim_reclaim(s);

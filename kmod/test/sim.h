@@ -28,7 +28,8 @@
  * slices (../lease.h) as the module's CPUs do: host i submits and
  * completes on slice i mod nr_slices, and the domain is asked (what in
  * the module takes its lock) only when the slice cannot answer, or to
- * settle it. Every call that would take the domain's lock is counted.
+ * settle it. Each host counts its submissions and completions that did
+ * (sim_host.locked); the dispatcher's calls are not counted.
  */
 #ifndef _NQ_SIM_H
 #define _NQ_SIM_H
@@ -84,7 +85,6 @@ struct sim {
 	u64 call_max_visits;	/* most flows one call's round robin visited */
 	u32 nr_slices;		/* 0: every call under the domain's lock */
 	struct nqs_slice *slices;
-	u64 locked;		/* dispatcher's calls, with something held */
 	u64 fast_ios;		/* requests a slice admitted */
 };
 
