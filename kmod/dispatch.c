@@ -112,12 +112,12 @@ static struct nqs_req *pop_dying(struct nq_domain *d)
 		if (!fl->f.nr_queued)
 			continue;
 		if (d->bypass)
-			return nqs_flow_pop(&d->sched, &fl->f, NULL);
+			return nqs_flow_pop(&d->sched, &fl->f, NULL, 0);
 		if (nq_mutant(dying_held))
 			continue;
 		r = nqs_flow_find(&fl->f, req_dying);
 		if (r)
-			return nqs_flow_pop(&d->sched, &fl->f, r);
+			return nqs_flow_pop(&d->sched, &fl->f, r, 0);
 	}
 	return NULL;
 }
@@ -136,7 +136,7 @@ static struct nqs_req *expire(struct nq_domain *d, u64 now, bool *retry)
 
 	r = nqs_expire(&d->sched, now,
 		       (u64)READ_ONCE(hold_max_ms) * NSEC_PER_MSEC,
-		       min(READ_ONCE(hold_retries), 255U), &dispatched);
+		       min(READ_ONCE(hold_retries), 255U), 0, &dispatched);
 	if (!r)
 		return NULL;
 	fl = nq_flow_of(r);
@@ -212,11 +212,11 @@ static struct nqs_req *next_request(struct nq_domain *d, bool *retry)
 			d->scan_at = now + RELEASE_SCAN_NS;
 	}
 	if (!r)
-		r = nqs_next(&d->sched, now);
+		r = nqs_next(&d->sched, 0, now);
 	if (!r && nqs_slice_wanted(&d->sched)) {
 		/* The room is in the slices' leases. */
 		nq_slices_reclaim(d, now);
-		r = nqs_next(&d->sched, now);
+		r = nqs_next(&d->sched, 0, now);
 	}
 	if (r && !*retry)
 		nq_host_held(nq_flow_of(r)->host, -1);

@@ -510,6 +510,7 @@ bool nq_domain_submit(struct nq_domain *d, struct nq_host *host,
 		nq_retries_take(&d->retries, fl->host, r->key, t, &r->first_ns,
 				&r->retried);
 	}
+	r->hwq = 0;
 	go = nqs_admit(&d->sched, r, t);
 	if (!go)
 		go = nq_slices_refused(d, r, t);

@@ -109,7 +109,7 @@ void nq_slices_grant(struct nq_domain *d, struct nqs_class *c, u64 now)
 		return;
 	sl = this_cpu_ptr(d->slices);
 	spin_lock(&sl->lock);
-	nqs_slice_grant(&d->sched, &sl->s, c, num_online_cpus(), now);
+	nqs_slice_grant(&d->sched, &sl->s, c, 0, num_online_cpus(), now);
 	spin_unlock(&sl->lock);
 }
 
@@ -175,6 +175,7 @@ bool nq_fast_submit(struct nq_domain *d, struct nq_flow *fl,
 	spin_lock(&sl->lock);
 	r->flow = &fl->f;
 	r->retried = 0;
+	r->hwq = 0;
 	t = ktime_get_ns();
 	go = nqs_slice_submit(&sl->s, r, t);
 	if (go) {

@@ -36,7 +36,7 @@ bool nqs_slice_submit(struct nqs_slice *s, struct nqs_req *r, u64 now)
 	struct nqs_slice_class *e;
 	u64 cost;
 
-	if (!s->on)
+	if (!s->on || r->hwq != s->hwq)
 		return false;
 	e = entry_of(s, r->flow->cls);
 	if (!e)
@@ -82,16 +82,26 @@ static bool latency_small(struct nqs_slice *s, const struct nqs_req *r)
 	return e ? e->latency : r->flow->cls->conf.latency;
 }
 
+/* Only its own queue's: the tags it leased are that queue's. */
 bool nqs_slice_complete(struct nqs_slice *s, const struct nqs_req *r,
 			u64 lat_ns, u64 now)
 {
-	if (!s->on)
+	if (!s->on || r->hwq != s->hwq)
 		return false;
 	s->room += r->cost;
 	s->ios++;
 	nqs_done_add(&s->done, r, lat_ns, now, latency_small(s, r));
 	s->pending++;
 	return true;
+}
+
+/* @n of the slice's requests go back to the domain. */
+static void ios_back(struct nqs_domain *d, struct nqs_slice *s, u32 n)
+{
+	n = min(n, s->ios);
+	s->ios -= n;
+	d->inflight_ios -= min(d->inflight_ios, n);
+	d->hwq_ios[s->hwq] -= min(d->hwq_ios[s->hwq], n);
 }
 
 /*
@@ -163,10 +173,8 @@ u64 nqs_slice_settle(struct nqs_domain *d, struct nqs_slice *s, u64 now)
 		d->inflight -= min(d->inflight, s->room - s->quota);
 		s->room = s->quota;
 	}
-	if (s->ios > s->quota_ios) {
-		d->inflight_ios -= min(d->inflight_ios, s->ios - s->quota_ios);
-		s->ios = s->quota_ios;
-	}
+	if (s->ios > s->quota_ios)
+		ios_back(d, s, s->ios - s->quota_ios);
 	s->pending = 0;
 	s->settled_ns = now;
 	return t;
@@ -195,21 +203,31 @@ static void grant_room(struct nqs_domain *d, struct nqs_slice *s, u32 share)
 	d->inflight += add;
 }
 
+/* Of @tags with @used taken, what is free beyond those kept (has_tag()). */
+static u32 tags_free(const struct nqs_domain *d, u32 tags, u32 used)
+{
+	used += d->lat_on ? max(tags / 8, 1U) : 0;
+	return tags > used ? tags - used : 0;
+}
+
 /*
- * The same for requests: of the device's tags, keeping those has_tag()
- * keeps for a latency class; where they are not known, as many as the
- * room can hold at the least cost of a request.
+ * The same for requests: of the device's tags, and of its queue's where
+ * they are split over queues, keeping those has_tag() keeps for a latency
+ * class; where they are not known, as many as the room can hold at the
+ * least cost of a request.
  */
 static void grant_ios(struct nqs_domain *d, struct nqs_slice *s, u32 share)
 {
 	u32 add, free = ~0U;
 
 	if (d->tags) {
-		u32 keep = d->lat_on ? max(d->tags / 8, 1U) : 0;
-		u32 used = d->inflight_ios + keep;
+		u32 tags = nqs_hwq_tags(d, s->hwq);
 
-		free = d->tags > used ? d->tags - used : 0;
-		s->quota_ios = max(d->tags / (2 * share), 1U);
+		free = tags_free(d, d->tags, d->inflight_ios);
+		if (d->nr_hwq > 1)
+			free = min(free, tags_free(d, tags,
+						   d->hwq_ios[s->hwq]));
+		s->quota_ios = max(tags / (2 * share), 1U);
 	} else {
 		s->quota_ios = (u32)min(nqs_div(s->quota,
 					max(d->cost.io_cost, 1U)) + 1,
@@ -220,6 +238,7 @@ static void grant_ios(struct nqs_domain *d, struct nqs_slice *s, u32 share)
 	add = min(s->quota_ios - s->ios, free - free / 2);
 	s->ios += add;
 	d->inflight_ios += add;
+	d->hwq_ios[s->hwq] += add;
 }
 
 /* @c's entry on the slice, made (in another class's place) if need be. */
@@ -242,21 +261,25 @@ static struct nqs_slice_class *entry_get(struct nqs_domain *d,
 }
 
 void nqs_slice_grant(struct nqs_domain *d, struct nqs_slice *s,
-		     struct nqs_class *c, u32 share, u64 now)
+		     struct nqs_class *c, u8 hwq, u32 share, u64 now)
 {
 	struct nqs_slice_class *e;
 
 	if (!nqs_may_lease(d, c, now))
 		return;
+	/* Its CPU maps to another queue now (the queues were remade). */
+	if (s->on && s->hwq != hwq)
+		nqs_slice_reclaim(d, s, now);
+	if (!s->on)
+		s->hwq = hwq;
 	share = max(share, 1U);
 	grant_room(d, s, share);
 	grant_ios(d, s, share);
 	if (!s->on && (!s->room || !s->ios)) {
 		/* Nothing to admit with: what it took goes back. */
 		d->inflight -= min(d->inflight, s->room);
-		d->inflight_ios -= min(d->inflight_ios, s->ios);
+		ios_back(d, s, s->ios);
 		s->room = 0;
-		s->ios = 0;
 		return;
 	}
 	s->capped = d->capacity.rate != 0;
@@ -286,9 +309,8 @@ void nqs_slice_reclaim(struct nqs_domain *d, struct nqs_slice *s, u64 now)
 		return;
 	nqs_slice_settle(d, s, now);
 	d->inflight -= min(d->inflight, s->room);
-	d->inflight_ios -= min(d->inflight_ios, s->ios);
+	ios_back(d, s, s->ios);
 	s->room = 0;
-	s->ios = 0;
 	if (s->capped)
 		tokens_back(&d->capacity, (s64)s->cap_tok);
 	s->cap_tok = 0;

@@ -63,6 +63,7 @@ struct nqs_slice {
 	struct nqs_cost cost;		/* the domain's, at the grant */
 	u64 room;			/* depth leased, not in flight */
 	u32 ios;			/* requests likewise (tags) */
+	u8 hwq;				/* the queue they are of (nqs_hwq()) */
 	u64 cap_tok;			/* capacity hint's tokens leased */
 	bool capped;			/* the domain has a capacity hint */
 	bool on;			/* holds a lease */
@@ -107,10 +108,13 @@ u64 nqs_slice_settle(struct nqs_domain *d, struct nqs_slice *s, u64 now);
  * Under both locks. Lease the slice room and tags, up to a 1 / (2 *
  * @share) of what the domain allows (half of what is free at most), and
  * @c's ceilings' tokens likewise, if @c may be admitted out of order now
- * (nqs_may_lease()). @share: how many slices there are.
+ * (nqs_may_lease()). @share: how many slices there are. @hwq: the queue
+ * the slice's CPU submits to (nqs_hwq()); the slice admits and takes back
+ * the completions of that queue's requests only, as its tags are that
+ * queue's.
  */
 void nqs_slice_grant(struct nqs_domain *d, struct nqs_slice *s,
-		     struct nqs_class *c, u32 share, u64 now);
+		     struct nqs_class *c, u8 hwq, u32 share, u64 now);
 
 /* Under both locks: settle the slice and take its whole lease back. */
 void nqs_slice_reclaim(struct nqs_domain *d, struct nqs_slice *s, u64 now);

@@ -138,6 +138,15 @@ void nqs_domain_set_tags(struct nqs_domain *d, u32 tags)
 	d->tags = tags;
 }
 
+/*
+ * What the queues hold stays counted where it was: completions bring the
+ * counts down, never below zero, as the queues drain.
+ */
+void nqs_domain_set_queues(struct nqs_domain *d, u32 nr)
+{
+	d->nr_hwq = nr;
+}
+
 void nqs_class_init(struct nqs_class *c, const struct nqs_class_conf *conf,
 		    u64 now)
 {
@@ -340,6 +349,7 @@ static void put_in_flight(struct nqs_domain *d, struct nqs_req *r)
 	c->disp_cost += r->cost;
 	d->inflight += r->cost;
 	d->inflight_ios++;
+	d->hwq_ios[r->hwq]++;
 	r->lat = latency_small(r);
 	if (r->lat)
 		d->lat_inflight += r->cost;
@@ -515,6 +525,24 @@ static bool has_tag(const struct nqs_domain *d)
 	return !d->tags || !d->lat_on || d->inflight_ios + keep < d->tags;
 }
 
+/* The same in hardware queue @hwq, where the tags are split over queues. */
+static bool hwq_has_tag(const struct nqs_domain *d, u8 hwq)
+{
+	u32 tags = nqs_hwq_tags(d, hwq);
+
+	if (d->nr_hwq <= 1 || !d->tags || !d->lat_on)
+		return true;
+	return d->hwq_ios[hwq] + max(tags / 8, 1U) < tags;
+}
+
+/* A tag free in queue @hwq for a latency class's small request. */
+static bool hwq_lat_tag(const struct nqs_domain *d, u8 hwq)
+{
+	if (d->nr_hwq <= 1 || !d->tags)
+		return true;
+	return d->hwq_ios[hwq] < nqs_hwq_tags(d, hwq);
+}
+
 /* At least one request may always be in flight, however large. */
 static bool has_room(struct nqs_domain *d)
 {
@@ -570,7 +598,7 @@ static void lag_sample(struct nqs_domain *d, u64 now)
 	d->kick_ns = 0;
 }
 
-struct nqs_req *nqs_next(struct nqs_domain *d, u64 now)
+struct nqs_req *nqs_next(struct nqs_domain *d, u8 hwq, u64 now)
 {
 	struct nqs_class *c;
 	struct nqs_flow *f;
@@ -583,7 +611,9 @@ struct nqs_req *nqs_next(struct nqs_domain *d, u64 now)
 	room = has_room(d);
 	if (!room)
 		d->win_limited = true;
-	if (!room && !has_lat_room(d))
+	/* Where its queue keeps the rest for the latency class, only that. */
+	room = room && hwq_has_tag(d, hwq);
+	if (!room && !(has_lat_room(d) && hwq_lat_tag(d, hwq)))
 		return NULL;
 	if (!within_capacity(d, now))
 		return NULL;
@@ -596,8 +626,55 @@ struct nqs_req *nqs_next(struct nqs_domain *d, u64 now)
 	r = flow_head(f);
 	flow_unlink(d, f, r);
 	r->wait_ns = now > r->queued_ns ? now - r->queued_ns : 0;
+	r->hwq = hwq;
 	charge(d, r, now);
 	return r;
+}
+
+/*
+ * Whether a latency class holds requests: a queue with only the tags kept
+ * for its small ones may take one.
+ */
+static bool lat_held(const struct nqs_domain *d)
+{
+	const struct nqs_link *l;
+
+	for (l = d->active.next; l != &d->active; l = l->next) {
+		const struct nqs_class *c = nqs_entry(l, struct nqs_class,
+						      active);
+
+		if (c->conf.latency)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Only where @hwq's own tags are what kept a held request back, so that
+ * a queue kicked for its room never kicks another in turn.
+ */
+int nqs_hwq_elsewhere(struct nqs_domain *d, u8 hwq, u64 now)
+{
+	u32 i, n = min(d->nr_hwq, (u32)NQS_HWQ_MAX);
+	bool room, lat;
+
+	if (n <= 1 || !nqs_due(nqs_held_next(d, now), now) ||
+	    !within_capacity(d, now))
+		return -1;
+	room = has_room(d);
+	lat = has_lat_room(d) && lat_held(d);
+	if ((room && hwq_has_tag(d, hwq)) || (lat && hwq_lat_tag(d, hwq)) ||
+	    (!room && !lat))
+		return -1;
+	for (i = 1; i < n; i++) {
+		u8 q = (hwq + i) % n;
+
+		if (room && hwq_has_tag(d, q))
+			return q;
+		if (lat && hwq_lat_tag(d, q))
+			return q;
+	}
+	return -1;
 }
 
 /*
@@ -674,7 +751,8 @@ bool nqs_admit(struct nqs_domain *d, struct nqs_req *r, u64 now)
 	 */
 	if ((!d->nr_queued || (!c->nr_queued && held_all_capped(d, now)) ||
 	     latency_next(d, r, now)) &&
-	    (has_room(d) || (latency_small(r) && has_lat_room(d))) &&
+	    ((has_room(d) && hwq_has_tag(d, r->hwq)) ||
+	     (latency_small(r) && has_lat_room(d) && hwq_lat_tag(d, r->hwq))) &&
 	    within_capacity(d, now) && class_within_ceiling(c, now)) {
 		class_resume(d, c);
 		d->vclock = vmax(d->vclock, c->vtime);
@@ -805,6 +883,8 @@ u64 nqs_complete(struct nqs_domain *d, const struct nqs_req *r, u64 lat_ns,
 	d->inflight -= min(d->inflight, r->cost);
 	if (d->inflight_ios)
 		d->inflight_ios--;
+	if (d->hwq_ios[r->hwq])
+		d->hwq_ios[r->hwq]--;
 	if (r->lat)
 		d->lat_inflight -= min(d->lat_inflight, r->cost);
 	nqs_done_add(&b, r, lat_ns, now, latency_small(r));
@@ -895,19 +975,20 @@ u64 nqs_next_event(struct nqs_domain *d, u64 now)
 }
 
 struct nqs_req *nqs_flow_pop(struct nqs_domain *d, struct nqs_flow *f,
-			     struct nqs_req *r)
+			     struct nqs_req *r, u8 hwq)
 {
 	if (link_empty(&f->queue))
 		return NULL;
 	if (!r)
 		r = flow_head(f);
 	flow_unlink(d, f, r);
+	r->hwq = hwq;
 	put_in_flight(d, r);
 	return r;
 }
 
 struct nqs_req *nqs_expire(struct nqs_domain *d, u64 now, u64 hold_ns,
-			   u8 retries, bool *dispatched)
+			   u8 retries, u8 hwq, bool *dispatched)
 {
 	struct nqs_req *r;
 
@@ -920,6 +1001,7 @@ struct nqs_req *nqs_expire(struct nqs_domain *d, u64 now, u64 hold_ns,
 	flow_unlink(d, r->flow, r);
 	r->wait_ns = now - r->queued_ns;
 	*dispatched = r->retried >= retries;
+	r->hwq = hwq;
 	if (*dispatched)
 		charge(d, r, now);
 	return r;

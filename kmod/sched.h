@@ -83,6 +83,17 @@
  * finish. The depth cannot see that queue when the caller's submission
  * sleeps for a tag, as the block layer's does: what waits then waits in
  * the domain, not in the device's latency.
+ *
+ * A blk-mq disk's tags are per hardware queue, and a submitter reaches
+ * only the queue its CPU maps to: a small read submitted on a CPU whose
+ * queue the bulk reads filled sleeps for a tag there, whatever the other
+ * queues hold. Where the caller says the tags are split over queues
+ * (nqs_domain_set_queues()), the eighth is kept in each queue, and a
+ * request is admitted only where its own queue (nqs_req.hwq) keeps it;
+ * the dispatcher says which queue it submits to (nqs_next()), and
+ * nqs_hwq_elsewhere() names a queue that would take a held request when
+ * its own would not. Past NQS_HWQ_MAX queues, queue n is counted with
+ * n mod NQS_HWQ_MAX, their tags together.
  */
 #ifndef _NQ_SCHED_H
 #define _NQ_SCHED_H
@@ -93,6 +104,7 @@
 #define NQS_WEIGHT_MAX		1000
 #define NQS_NSEC		1000000000ULL
 #define NQS_SMALL_IO		(32U << 10)	/* latency class: "small" */
+#define NQS_HWQ_MAX		64	/* hardware queues counted apart */
 
 /* Intrusive doubly linked list, circular, with a sentinel head. */
 struct nqs_link {
@@ -185,6 +197,7 @@ struct nqs_req {
 	u32 ops;			/* operations carried (a DSM's ranges); 0 = 1 */
 	bool write;
 	bool lat;			/* in flight as a latency class's small one */
+	u8 hwq;				/* the queue it goes to: nqs_hwq() */
 };
 
 struct nqs_domain {
@@ -198,6 +211,8 @@ struct nqs_domain {
 	u64 lat_inflight;		/* of which latency classes' small ones */
 	u32 inflight_ios;
 	u32 tags;			/* requests the device serves at once; 0: unknown */
+	u32 nr_hwq;			/* queues they are split over; 0, 1: one pool */
+	u32 hwq_ios[NQS_HWQ_MAX];	/* in flight (and leased) a queue */
 	u64 depth;
 	u64 depth_min, depth_max;
 	/* current window */
@@ -266,6 +281,29 @@ void nqs_domain_set_cost(struct nqs_domain *d, const struct nqs_cost *cost);
 void nqs_domain_set_capacity(struct nqs_domain *d, u64 rate, u64 now);
 /* How many requests the device serves at once; 0 when not known. */
 void nqs_domain_set_tags(struct nqs_domain *d, u32 tags);
+/*
+ * Over how many hardware queues the tags are split evenly, a submitter
+ * reaching only its own (0 or 1: one pool, which any submitter reaches).
+ */
+void nqs_domain_set_queues(struct nqs_domain *d, u32 nr);
+
+/* Where the domain counts a request to hardware queue @queue: nqs_req.hwq. */
+static inline u8 nqs_hwq(const struct nqs_domain *d, u32 queue)
+{
+	return d->nr_hwq > 1 ? queue % NQS_HWQ_MAX : 0;
+}
+
+/* The tags of counted queue @hwq: all of them for one pool. */
+static inline u32 nqs_hwq_tags(const struct nqs_domain *d, u8 hwq)
+{
+	u32 per, folded;
+
+	if (d->nr_hwq <= 1)
+		return d->tags;
+	per = d->tags / d->nr_hwq;
+	folded = d->nr_hwq / NQS_HWQ_MAX + (hwq < d->nr_hwq % NQS_HWQ_MAX);
+	return per * folded;
+}
 
 void nqs_class_init(struct nqs_class *c, const struct nqs_class_conf *conf,
 		    u64 now);
@@ -288,7 +326,7 @@ static inline u64 nqs_rate(u64 delta, u64 dt_ns)
 }
 
 /*
- * Offer @r (with flow, bytes and write set) to the domain. Returns true when
+ * Offer @r (with flow, bytes, write and hwq set) to the domain. Returns true when
  * it may go to the device now (it is then accounted in flight), false when
  * it is held; held requests come back from nqs_next().
  */
@@ -301,8 +339,17 @@ bool nqs_submit(struct nqs_domain *d, struct nqs_req *r, u64 now);
 bool nqs_admit(struct nqs_domain *d, struct nqs_req *r, u64 now);
 void nqs_hold(struct nqs_domain *d, struct nqs_req *r, u64 now);
 
-/* The next held request that may be dispatched now, or NULL. */
-struct nqs_req *nqs_next(struct nqs_domain *d, u64 now);
+/*
+ * The next held request that may be dispatched now by a submitter that
+ * reaches queue @hwq (nqs_hwq()), or NULL.
+ */
+struct nqs_req *nqs_next(struct nqs_domain *d, u8 hwq, u64 now);
+
+/*
+ * After nqs_next() found nothing for @hwq: a queue whose submitters would
+ * find a held request to dispatch for room there, or -1.
+ */
+int nqs_hwq_elsewhere(struct nqs_domain *d, u8 hwq, u64 now);
 
 /*
  * @r finished at the device after @lat_ns. Returns nqs_held_next(): the
@@ -340,7 +387,7 @@ u64 nqs_next_event(struct nqs_domain *d, u64 now);
  * ceiling's rate. Returns the request, or NULL if @f holds none.
  */
 struct nqs_req *nqs_flow_pop(struct nqs_domain *d, struct nqs_flow *f,
-			     struct nqs_req *r);
+			     struct nqs_req *r, u8 hwq);
 
 /*
  * Bound how long a request is held at a time. The request held longest
@@ -353,7 +400,7 @@ struct nqs_req *nqs_flow_pop(struct nqs_domain *d, struct nqs_flow *f,
  * request has been held that long, or @hold_ns is 0.
  */
 struct nqs_req *nqs_expire(struct nqs_domain *d, u64 now, u64 hold_ns,
-			   u8 retries, bool *dispatched);
+			   u8 retries, u8 hwq, bool *dispatched);
 
 /* Call @fn on each held request of @f, oldest first, until it returns true. */
 struct nqs_req *nqs_flow_find(struct nqs_flow *f,

@@ -66,7 +66,7 @@ void test_capped_fast(void)
 
 	/* The capped class spends its burst, then has reads held. */
 	held = fill(&d, &fc, rq, &nc, now);
-	ok &= held && !nqs_next(&d, now);
+	ok &= held && !nqs_next(&d, 0, now);
 	printf("# capped class: %u reads admitted, then held at its ceiling\n", nc);
 	ok &= submit(&d, &ff, &one, SMALL, now);
 	printf("# another class's read while only the capped one holds: %s\n",
@@ -207,7 +207,7 @@ void test_latency_fast(void)
 	 */
 	lat_dev_init(&x, 4, now);
 	ok &= fill(&x.d, &x.fb, br, &nb, now) && nb > 4;
-	ok &= !submit(&x.d, &x.fl, &b, SMALL, now) && !nqs_next(&x.d, now);
+	ok &= !submit(&x.d, &x.fl, &b, SMALL, now) && !nqs_next(&x.d, 0, now);
 	printf("# 4 tags, %u bulk reads in flight: a latency class's read is %s\n",
 	       nb, b.queued_ns ? "held" : "admitted");
 	result(ok, "latency_fast: a latency class's read next in line goes at once");

@@ -92,7 +92,7 @@ static void hold_run(bool keep_place, u64 secs, struct hold_run *out)
 			q->asked = 0;
 			send(&d, &f, q, keep_place, now, dev, &nr_dev);
 		}
-		while ((r = nqs_expire(&d, now, HOLD, RETRIES, &dispatched))) {
+		while ((r = nqs_expire(&d, now, HOLD, RETRIES, 0, &dispatched))) {
 			struct host_req *q = (struct host_req *)r;
 
 			if (r->wait_ns > out->max_hold)
@@ -106,7 +106,7 @@ static void hold_run(bool keep_place, u64 secs, struct hold_run *out)
 				out->over++;
 			send(&d, &f, q, keep_place, now, dev, &nr_dev);
 		}
-		while ((r = nqs_next(&d, now)))
+		while ((r = nqs_next(&d, 0, now)))
 			dev[nr_dev++] = (struct host_req *)r;
 	}
 }

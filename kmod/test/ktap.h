@@ -36,4 +36,10 @@ void test_slices_fast(void);
 void test_slices_books(void);
 void test_slices_ceilings(void);
 
+/* hwq_test.c: tags per hardware queue. */
+void test_queues_apart(void);
+void test_queues_together(void);
+void test_queues_sliced(void);
+void test_queues_elsewhere(void);
+
 #endif

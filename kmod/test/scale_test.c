@@ -227,7 +227,7 @@ void test_extremes(void)
 	}
 	ev1 = nqs_next_event(&d, now);
 	for (i = 0; i < nr; i++)
-		while ((r = nqs_flow_pop(&d, &flows[i], NULL))) {
+		while ((r = nqs_flow_pop(&d, &flows[i], NULL, 0))) {
 			nqs_complete(&d, r, 100000, now);
 			n++;
 		}
@@ -367,7 +367,7 @@ static struct nqs_req *first_of(u64 floor_behind_ns)
 	nqs_submit(&d, &lat, now);
 	c[2].rtag_b = now - floor_behind_ns;
 	nqs_complete(&d, &bulk, 100000, now);
-	return nqs_next(&d, now) == &lat ? &lat : &flo;
+	return nqs_next(&d, 0, now) == &lat ? &lat : &flo;
 }
 
 /*

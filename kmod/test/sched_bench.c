@@ -252,7 +252,7 @@ static bool sliced_submit(struct run *r, struct nqs_domain *dom,
 		return false;
 	}
 	pthread_spin_lock(&r->slock);
-	nqs_slice_grant(dom, r->slice, q->flow->cls, r->threads, now);
+	nqs_slice_grant(dom, r->slice, q->flow->cls, 0, r->threads, now);
 	pthread_spin_unlock(&r->slock);
 	return true;
 }
@@ -266,10 +266,10 @@ static void drain(struct run *r, struct nqs_domain *dom)
 	for (;;) {
 		lock(r);
 		now = sync_now(r);
-		q = nqs_next(dom, now);
+		q = nqs_next(dom, 0, now);
 		if (!q && r->slice && nqs_slice_wanted(dom)) {
 			reclaim_all(r, dom, now);
-			q = nqs_next(dom, now);
+			q = nqs_next(dom, 0, now);
 		}
 		unlock(r);
 		if (!q)

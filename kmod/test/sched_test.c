@@ -818,6 +818,10 @@ static const struct {
 	{ "slices_fast", test_slices_fast },
 	{ "slices_books", test_slices_books },
 	{ "slices_ceilings", test_slices_ceilings },
+	{ "queues_apart", test_queues_apart },
+	{ "queues_together", test_queues_together },
+	{ "queues_sliced", test_queues_sliced },
+	{ "queues_elsewhere", test_queues_elsewhere },
 };
 
 static bool chosen(const char *name, int argc, char **argv)

@@ -13,6 +13,7 @@ struct sim_event {
 	u64 think_host;			/* else: host index + 1 wakes up */
 	bool worker;			/* else: the kicked worker runs */
 	bool tick;			/* else: the budget device's tick */
+	u32 wq;				/* the worker's queue, with dev_queues */
 };
 
 /* The simulated request: the scheduler's request plus where it came from. */
@@ -21,6 +22,7 @@ struct sim_req {
 	struct sim_host *host;
 	u64 issued;
 	u64 dispatched;		/* by the scheduler, to the device */
+	u32 q;			/* the hardware queue it went to */
 };
 
 u32 sim_slices;
@@ -126,6 +128,8 @@ void sim_free(struct sim *s)
 	free(s->ev);
 	free(s->dev_fifo);
 	free(s->slices);
+	for (i = 0; i < SIM_QUEUES_MAX; i++)
+		free(s->q[i].fifo);
 }
 
 /* The module's glue (domain.c), in one thread: what takes its lock. */
@@ -137,11 +141,32 @@ void sim_reclaim(struct sim *s)
 		nqs_slice_reclaim(&s->dom, &s->slices[i], s->now);
 }
 
+static bool multi(const struct sim *s)
+{
+	return s->dev_slots && s->dev_queues > 1;
+}
+
+/* The hardware queue @h's submissions go to. */
+static u32 queue_of(const struct sim *s, const struct sim_host *h)
+{
+	return multi(s) ? h->cpu % s->dev_queues : 0;
+}
+
 static struct nqs_slice *slice_of(struct sim *s, const struct sim_host *h)
 {
 	if (!s->nr_slices)
 		return NULL;
+	if (multi(s))
+		return &s->slices[h->cpu % s->nr_slices];
 	return &s->slices[(u32)(h - s->hosts) % s->nr_slices];
+}
+
+/* The slice of the CPU a completion of @q's request comes on. */
+static struct nqs_slice *done_slice(struct sim *s, const struct sim_req *q)
+{
+	if (!s->nr_slices || !multi(s))
+		return slice_of(s, q->host);
+	return &s->slices[q->q % s->nr_slices];
 }
 
 static void settle(struct sim *s, struct sim_host *h, struct nqs_slice *sl)
@@ -184,17 +209,18 @@ static bool submit(struct sim *s, struct sim_host *h, struct nqs_req *r)
 		break;
 	}
 	if (go)
-		nqs_slice_grant(&s->dom, sl, r->flow->cls, s->nr_slices,
-				s->now);
+		nqs_slice_grant(&s->dom, sl, r->flow->cls, r->hwq,
+				s->nr_slices, s->now);
 	else
 		nqs_hold(&s->dom, r, s->now);
 	return go;
 }
 
-static void sim_complete(struct sim *s, struct sim_host *h,
-			 const struct nqs_req *r, u64 lat)
+static void sim_complete(struct sim *s, struct sim_req *q, u64 lat)
 {
-	struct nqs_slice *sl = slice_of(s, h);
+	struct nqs_slice *sl = done_slice(s, q);
+	struct sim_host *h = q->host;
+	const struct nqs_req *r = &q->r;
 
 	if (sl && nqs_slice_complete(sl, r, lat, s->now)) {
 		if (nqs_slice_due(sl, s->now))
@@ -207,35 +233,44 @@ static void sim_complete(struct sim *s, struct sim_host *h,
 		sim_reclaim(s);
 }
 
-/* Held work that finds no room may find it in the slices' leases. */
-static struct nqs_req *next_locked(struct sim *s)
+/*
+ * Held work that finds no room may find it in the slices' leases. @q: the
+ * queue of the worker that asks.
+ */
+static struct nqs_req *next_locked(struct sim *s, u32 q)
 {
+	u8 hwq = nqs_hwq(&s->dom, q);
 	struct nqs_req *r;
 
-	r = nqs_next(&s->dom, s->now);
+	r = nqs_next(&s->dom, hwq, s->now);
 	if (!r && nqs_slice_wanted(&s->dom)) {
 		sim_reclaim(s);
-		r = nqs_next(&s->dom, s->now);
+		r = nqs_next(&s->dom, hwq, s->now);
 	}
 	return r;
 }
 
-static void fifo_push(struct sim *s, struct nqs_req *r)
+/* Append @r to the ring @buf of @cap entries, @n of them from @head. */
+static void ring_push(struct nqs_req ***buf, u32 *head, u32 *n, u32 *cap,
+		      struct nqs_req *r)
 {
-	if (s->fifo_head + s->fifo_n == s->fifo_cap) {
-		if (s->fifo_head) {
-			memmove(s->dev_fifo, s->dev_fifo + s->fifo_head,
-				s->fifo_n * sizeof(*s->dev_fifo));
-			s->fifo_head = 0;
+	if (*head + *n == *cap) {
+		if (*head) {
+			memmove(*buf, *buf + *head, *n * sizeof(**buf));
+			*head = 0;
 		} else {
-			s->fifo_cap = s->fifo_cap ? 2 * s->fifo_cap : 256;
-			s->dev_fifo = realloc(s->dev_fifo,
-					      s->fifo_cap * sizeof(*s->dev_fifo));
-			if (!s->dev_fifo)
+			*cap = *cap ? 2 * *cap : 256;
+			*buf = realloc(*buf, *cap * sizeof(**buf));
+			if (!*buf)
 				exit(2);
 		}
 	}
-	s->dev_fifo[s->fifo_head + s->fifo_n++] = r;
+	(*buf)[*head + (*n)++] = r;
+}
+
+static void fifo_push(struct sim *s, struct nqs_req *r)
+{
+	ring_push(&s->dev_fifo, &s->fifo_head, &s->fifo_n, &s->fifo_cap, r);
 }
 
 static struct nqs_req *fifo_pop(struct sim *s)
@@ -305,6 +340,30 @@ static void budget_tick(struct sim *s)
 	}
 }
 
+static void qfifo_push(struct sim_queue *q, struct nqs_req *r)
+{
+	ring_push(&q->fifo, &q->head, &q->n, &q->cap, r);
+}
+
+/*
+ * A request for hardware queue @qi: a slot of that queue, or its wait.
+ * True if it has to wait.
+ */
+static bool queue_start(struct sim *s, struct nqs_req *r, u32 qi)
+{
+	struct sim_queue *q = &s->q[qi];
+	struct sim_event e = { .at = s->now + s->dev_lat_ns, .req = r };
+
+	((struct sim_req *)r)->q = qi;
+	if (q->busy < s->dev_slots) {
+		q->busy++;
+		heap_push(s, e);
+		return false;
+	}
+	qfifo_push(q, r);
+	return true;
+}
+
 /* Put a dispatched request on the device. */
 static void device_start(struct sim *s, struct nqs_req *r)
 {
@@ -312,6 +371,10 @@ static void device_start(struct sim *s, struct nqs_req *r)
 	struct sim_event e;
 
 	((struct sim_req *)r)->dispatched = s->now;
+	if (multi(s)) {
+		queue_start(s, r, queue_of(s, ((struct sim_req *)r)->host));
+		return;
+	}
 	if (s->dev_tick_ns) {
 		budget_try(s, r);
 		return;
@@ -353,51 +416,76 @@ static u64 cpu_ns(void)
  * Its round robin's flow visits are counted too: a time that a loaded
  * machine may stretch, beside a count that only the code decides.
  */
-static struct nqs_req *next(struct sim *s)
+static struct nqs_req *next(struct sim *s, u32 q)
 {
 	struct nqs_req *r;
 	u64 t0, v0;
 
 	if (!s->time_calls)
-		return next_locked(s);
+		return next_locked(s, q);
 	v0 = nqs_rr_visits;
 	t0 = cpu_ns();
-	r = next_locked(s);
+	r = next_locked(s, q);
 	s->call_max_ns = max(s->call_max_ns, cpu_ns() - t0);
 	s->call_max_visits = max(s->call_max_visits, nqs_rr_visits - v0);
 	return r;
 }
 
-static void dispatch_held(struct sim *s)
+static void kick(struct sim *s, u32 q);
+
+/*
+ * The worker of queue @qi (the only one without dev_queues). One that
+ * finds nothing for its queue while another's would take a held request
+ * kicks that one, as the module's dispatcher kicks a CPU of that queue.
+ */
+static void dispatch_held(struct sim *s, u32 qi)
 {
 	struct nqs_req *r;
+	int other;
 	u64 t;
 
-	if (s->worker_asleep)
+	if (multi(s) ? s->q[qi].asleep : s->worker_asleep)
 		return;
-	while ((r = next(s))) {
+	while ((r = next(s, qi))) {
 		s->sched_calls++;
+		((struct sim_req *)r)->dispatched = s->now;
+		if (multi(s)) {
+			s->q[qi].dispatched++;
+			if (queue_start(s, r, qi)) {
+				s->q[qi].asleep = true;
+				s->q[qi].sleeper = r;
+				return;
+			}
+			continue;
+		}
 		device_start(s, r);
 		if (device_full(s)) {
 			s->worker_asleep = true;
 			return;
 		}
 	}
+	other = multi(s) ? nqs_hwq_elsewhere(&s->dom, nqs_hwq(&s->dom, qi),
+					     s->now) : -1;
+	if (other >= 0)
+		kick(s, (u32)other);
 	t = nqs_next_event(&s->dom, s->now);
 	if (t && (!s->timer || t < s->timer)) {
 		struct sim_event e = { .at = t > s->now ? t : s->now + 1000 };
 
 		s->timer = e.at;
+		s->timer_q = qi;
 		heap_push(s, e);
 	}
 }
 
-/* Something may be dispatchable: run the worker now or after its delay. */
-static void kick(struct sim *s)
+/* Something may be dispatchable: run @q's worker now or after its delay. */
+static void kick(struct sim *s, u32 q)
 {
-	struct sim_event e = { .at = s->now + s->worker_ns, .worker = true };
+	struct sim_event e = { .at = s->now + s->worker_ns, .worker = true,
+			       .wq = q };
+	u64 *at = multi(s) ? &s->q[q].worker_at : &s->worker_at;
 
-	if (s->worker_asleep)
+	if (multi(s) ? s->q[q].asleep : s->worker_asleep)
 		return;
 	if (s->worker_exp) {
 		double u = (rnd(&s->rng) >> 11) * (1.0 / 9007199254740992.0);
@@ -405,12 +493,12 @@ static void kick(struct sim *s)
 		e.at = s->now + (u64)(-log(1.0 - u) * s->worker_ns);
 	}
 	if (!s->worker_ns) {
-		dispatch_held(s);
+		dispatch_held(s, q);
 		return;
 	}
-	if (s->worker_at || !s->dom.nr_queued)
+	if (*at || !s->dom.nr_queued)
 		return;
-	s->worker_at = e.at;
+	*at = e.at;
 	heap_push(s, e);
 }
 
@@ -423,6 +511,7 @@ static void host_issue(struct sim *s, struct sim_host *h)
 	q->r.flow = &h->flow;
 	q->r.bytes = h->bs;
 	q->r.write = rnd(&h->rng) % 100 < h->write_pct;
+	q->r.hwq = nqs_hwq(&s->dom, queue_of(s, h));
 	h->outstanding++;
 	s->sched_calls++;
 	if (submit(s, h, &q->r))
@@ -438,6 +527,30 @@ static void record_latency(struct sim_host *h, u64 lat)
 	h->lat_samples[h->nr_lat++] = lat;
 }
 
+/*
+ * A slot of queue @qi is free: the next request waiting for one takes it,
+ * and a worker that waited with it goes on.
+ */
+static void queue_done(struct sim *s, u32 qi)
+{
+	struct sim_queue *q = &s->q[qi];
+	struct nqs_req *r;
+
+	q->busy--;
+	if (!q->n)
+		return;
+	r = q->fifo[q->head++];
+	q->n--;
+	q->busy++;
+	heap_push(s, (struct sim_event){ .at = s->now + s->dev_lat_ns,
+					 .req = r });
+	if (q->asleep && q->sleeper == r) {
+		q->asleep = false;
+		q->sleeper = NULL;
+		dispatch_held(s, qi);
+	}
+}
+
 static void complete(struct sim *s, struct sim_event *e)
 {
 	struct sim_req *q = (struct sim_req *)e->req;
@@ -445,8 +558,10 @@ static void complete(struct sim *s, struct sim_event *e)
 	u64 lat = s->now - q->issued;
 	struct nqs_req *next;
 
-	sim_complete(s, h, &q->r, s->now - q->dispatched);
-	if (s->dev_tick_ns) {
+	sim_complete(s, q, s->now - q->dispatched);
+	if (multi(s)) {
+		queue_done(s, q->q);
+	} else if (s->dev_tick_ns) {
 		s->dev_busy--;
 	} else if (s->dev_slots) {
 		s->dev_busy--;
@@ -456,7 +571,7 @@ static void complete(struct sim *s, struct sim_event *e)
 		/* A sleeping worker wakes and goes on where it stopped. */
 		if (s->worker_asleep && !device_full(s)) {
 			s->worker_asleep = false;
-			dispatch_held(s);
+			dispatch_held(s, 0);
 		}
 	}
 	h->outstanding--;
@@ -477,6 +592,15 @@ static void complete(struct sim *s, struct sim_event *e)
 	}
 }
 
+/* Every worker's turn (the one without dev_queues). */
+static void dispatch_all(struct sim *s)
+{
+	u32 i;
+
+	for (i = 0; i < (multi(s) ? s->dev_queues : 1); i++)
+		dispatch_held(s, i);
+}
+
 void sim_start(struct sim *s)
 {
 	u32 i;
@@ -486,7 +610,7 @@ void sim_start(struct sim *s)
 	for (i = 0; i < s->nr_hosts; i++)
 		while (s->hosts[i].outstanding < s->hosts[i].qd)
 			host_issue(s, &s->hosts[i]);
-	dispatch_held(s);
+	dispatch_all(s);
 }
 
 void sim_run(struct sim *s, u64 until)
@@ -498,29 +622,36 @@ void sim_run(struct sim *s, u64 until)
 		while (s->hosts[i].outstanding < s->hosts[i].qd &&
 		       !s->hosts[i].think_ns)
 			host_issue(s, &s->hosts[i]);
-	dispatch_held(s);
+	dispatch_all(s);
 
 	while (s->nr_ev && s->ev[0].at <= until) {
 		struct sim_event e = heap_pop(s);
+		u32 kq = 0;	/* the queue of the CPU it happens on */
 
 		s->now = e.at;
 		if (e.req) {
+			kq = ((struct sim_req *)e.req)->q;
 			complete(s, &e);
 		} else if (e.think_host) {
 			struct sim_host *h = &s->hosts[e.think_host - 1];
 
+			kq = queue_of(s, h);
 			if (h->outstanding < h->qd)
 				host_issue(s, h);
 		} else if (e.tick) {
 			budget_tick(s);
 		} else if (e.worker) {
-			s->worker_at = 0;
-			dispatch_held(s);
+			if (multi(s))
+				s->q[e.wq].worker_at = 0;
+			else
+				s->worker_at = 0;
+			dispatch_held(s, e.wq);
 			continue;
 		} else if (e.at == s->timer) {
 			s->timer = 0;
+			kq = s->timer_q;
 		}
-		kick(s);
+		kick(s, multi(s) ? kq : 0);
 	}
 	s->now = until;
 }

@@ -30,12 +30,36 @@
  * the module takes its lock) only when the slice cannot answer, or to
  * settle it. Each host counts its submissions and completions that did
  * (sim_host.locked); the dispatcher's calls are not counted.
+ *
+ * With dev_queues set as well (2 to SIM_QUEUES_MAX), the parallel device
+ * has that many hardware queues of dev_slots each, as a blk-mq disk has
+ * tags per queue: host i submits on CPU sim_host.cpu, whose queue is
+ * cpu mod dev_queues, and a request that finds its queue's slots taken
+ * waits for one of that queue, whatever the others hold, as a submitter
+ * sleeps for a tag of its own queue. A worker per queue dispatches
+ * held requests (the module's dispatchers, bound to a CPU each), kicked
+ * by the completions of its queue; one that dispatches into a full queue
+ * sleeps until its request has a slot. Completions come on the CPU of
+ * the request's queue, and go to that CPU's slice.
  */
 #ifndef _NQ_SIM_H
 #define _NQ_SIM_H
 
 #include "../sched.h"
 #include "../lease.h"
+
+#define SIM_QUEUES_MAX	8
+
+/* One hardware queue of the parallel device, with dev_queues set. */
+struct sim_queue {
+	u32 busy;			/* slots in use */
+	struct nqs_req **fifo;		/* waiting for a slot */
+	u32 head, n, cap;
+	u64 worker_at;			/* its worker's pending run, 0 if none */
+	u64 dispatched;			/* held requests its worker dispatched */
+	bool asleep;			/* its worker waits for a slot */
+	struct nqs_req *sleeper;	/* the request it waits with */
+};
 
 struct sim_host {
 	struct nqs_flow flow;
@@ -50,6 +74,7 @@ struct sim_host {
 	u64 *lat_samples;
 	u32 nr_lat, cap_lat;
 	u64 locked;		/* its submissions and completions that asked the domain */
+	u32 cpu;		/* with dev_queues: the CPU it submits on */
 };
 
 struct sim {
@@ -86,6 +111,9 @@ struct sim {
 	u32 nr_slices;		/* 0: every call under the domain's lock */
 	struct nqs_slice *slices;
 	u64 fast_ios;		/* requests a slice admitted */
+	u32 dev_queues;		/* with dev_slots: hardware queues; 0, 1: one */
+	struct sim_queue q[SIM_QUEUES_MAX];
+	u32 timer_q;		/* the worker that armed the timer */
 };
 
 /* Slices for the sims made from now on (sim_init()); 0: none. */

@@ -266,7 +266,7 @@ static bool tokens_exact(const struct nqs_class_conf *k, u64 *got, u64 *had)
 		}
 		n++;
 		*got += k->ceil_bps ? 4096 : 1;
-		nqs_slice_grant(&d, &sl[i], &c, 8, now);
+		nqs_slice_grant(&d, &sl[i], &c, 0, 8, now);
 		while (n < 4095) {
 			rq[n] = (struct nqs_req){ .flow = &f, .bytes = 4096 };
 			if (!nqs_slice_submit(&sl[i], &rq[n++], now))
