@@ -19,6 +19,15 @@
  * kicking one. Order across items is not kept, as nvmet keeps none across
  * its own queues either.
  *
+ * Where the device's tags are split over hardware queues (the core's
+ * nqs_domain_set_queues()), a submitter reaches only its CPU's queue, so
+ * the items are bound: item n mod dispatchers runs on CPU n, on a per-CPU
+ * workqueue, and asks the core for what may go to that CPU's queue. One
+ * that finds nothing there while another queue would take a held request
+ * (nqs_hwq_elsewhere()) kicks the item of a CPU of that queue. With more
+ * CPUs than items, CPUs n and n + NQ_MAX_DISPATCHERS share one, which
+ * runs where it was queued first.
+ *
  * No request is held longer than hold_max_ms at a time: one that has been
  * is answered Command Interrupted, which the host sends again (retry.c
  * keeps its place in line), so that QoS never makes a host's I/O time
@@ -58,9 +67,11 @@ MODULE_PARM_DESC(hold_retries, "Times a host is asked to send one command again 
 
 static unsigned int dispatchers;
 module_param(dispatchers, uint, 0644);
-MODULE_PARM_DESC(dispatchers, "Work items that may dispatch one device's held requests at once (0: one per online CPU; at most " __stringify(NQ_MAX_DISPATCHERS) "; default 0)");
+MODULE_PARM_DESC(dispatchers, "Work items that may dispatch one device's held requests at once (0: one per online CPU; at most " __stringify(NQ_MAX_DISPATCHERS) "; default 0); a device with tags per hardware queue has one per CPU, bound to it");
 
 struct workqueue_struct *nq_wq;
+/* Bound: the dispatchers of devices whose tags are per queue. */
+static struct workqueue_struct *cpu_wq;
 /* How held requests go back to nvmet (hook.c), given at init. */
 static const struct nq_req_ops *req_ops;
 
@@ -78,6 +89,12 @@ static u32 dispatchers_now(void)
 	return clamp_t(u32, n, 1, NQ_MAX_DISPATCHERS);
 }
 
+/* Wake the item of @cpu, on @cpu: it submits to that CPU's queue. */
+static void kick_on(struct nq_domain *d, int cpu)
+{
+	queue_work_on(cpu, cpu_wq, &d->bound[cpu % NQ_MAX_DISPATCHERS].work);
+}
+
 /*
  * Something may be ready to run: wake the item of the kicking CPU. Kicks
  * come from admission, completion and the timer, so a device busy on
@@ -85,9 +102,13 @@ static u32 dispatchers_now(void)
  */
 void nq_domain_kick(struct nq_domain *d)
 {
-	u32 i = raw_smp_processor_id() % dispatchers_now();
+	int cpu = raw_smp_processor_id();
 
-	queue_work(nq_wq, &d->disp[i].work);
+	if (READ_ONCE(d->sched.nr_hwq) > 1) {
+		kick_on(d, cpu);
+		return;
+	}
+	queue_work(nq_wq, &d->disp[cpu % dispatchers_now()].work);
 }
 
 static enum hrtimer_restart domain_timer(struct hrtimer *t)
@@ -101,8 +122,11 @@ static bool req_dying(const struct nqs_req *r)
 	return req_ops->dying(r);
 }
 
-/* Pop one held request whose queue is going away; under d->lock. */
-static struct nqs_req *pop_dying(struct nq_domain *d)
+/*
+ * Pop one held request whose queue is going away; under d->lock. @hwq:
+ * the queue this CPU submits to.
+ */
+static struct nqs_req *pop_dying(struct nq_domain *d, u8 hwq)
 {
 	struct nq_flow *fl;
 
@@ -112,12 +136,12 @@ static struct nqs_req *pop_dying(struct nq_domain *d)
 		if (!fl->f.nr_queued)
 			continue;
 		if (d->bypass)
-			return nqs_flow_pop(&d->sched, &fl->f, NULL, 0);
+			return nqs_flow_pop(&d->sched, &fl->f, NULL, hwq);
 		if (nq_mutant(dying_held))
 			continue;
 		r = nqs_flow_find(&fl->f, req_dying);
 		if (r)
-			return nqs_flow_pop(&d->sched, &fl->f, r, 0);
+			return nqs_flow_pop(&d->sched, &fl->f, r, hwq);
 	}
 	return NULL;
 }
@@ -128,7 +152,8 @@ static struct nqs_req *pop_dying(struct nq_domain *d)
  * One asked to be sent again leaves the books here, as it will be
  * neither executed nor completed through the scheduler.
  */
-static struct nqs_req *expire(struct nq_domain *d, u64 now, bool *retry)
+static struct nqs_req *expire(struct nq_domain *d, u64 now, u8 hwq,
+			      bool *retry)
 {
 	struct nqs_req *r;
 	struct nq_flow *fl;
@@ -136,7 +161,7 @@ static struct nqs_req *expire(struct nq_domain *d, u64 now, bool *retry)
 
 	r = nqs_expire(&d->sched, now,
 		       (u64)READ_ONCE(hold_max_ms) * NSEC_PER_MSEC,
-		       min(READ_ONCE(hold_retries), 255U), 0, &dispatched);
+		       min(READ_ONCE(hold_retries), 255U), hwq, &dispatched);
 	if (!r)
 		return NULL;
 	fl = nq_flow_of(r);
@@ -194,29 +219,33 @@ bool nq_domain_wake(struct nq_domain *d, u64 t, u64 now)
  * The next request to execute: first any held request whose queue is going
  * away (looked for every RELEASE_SCAN_NS, and always when bypassing), then
  * what the scheduler allows. With nothing to run while requests are held,
- * arm the timer for the next ceiling refill or scan, whichever is first.
+ * arm the timer for the next ceiling refill or scan, whichever is first,
+ * and kick a CPU of another queue if that one would take a request.
  */
 static struct nqs_req *next_request(struct nq_domain *d, bool *retry)
 {
 	struct nqs_req *r = NULL;
 	unsigned long flags;
 	u64 now = ktime_get_ns();
+	int other = -1;
+	u8 hwq;
 
 	*retry = false;
 	spin_lock_irqsave(&d->lock, flags);
+	hwq = nq_cpu_hwq(d);
 	if (d->bypass || now >= d->scan_at) {
-		r = pop_dying(d);
+		r = pop_dying(d, hwq);
 		if (!r && !d->bypass)
-			r = expire(d, now, retry);
+			r = expire(d, now, hwq, retry);
 		if (!r)
 			d->scan_at = now + RELEASE_SCAN_NS;
 	}
 	if (!r)
-		r = nqs_next(&d->sched, 0, now);
+		r = nqs_next(&d->sched, hwq, now);
 	if (!r && nqs_slice_wanted(&d->sched)) {
 		/* The room is in the slices' leases. */
 		nq_slices_reclaim(d, now);
-		r = nqs_next(&d->sched, 0, now);
+		r = nqs_next(&d->sched, hwq, now);
 	}
 	if (r && !*retry)
 		nq_host_held(nq_flow_of(r)->host, -1);
@@ -224,8 +253,15 @@ static struct nqs_req *next_request(struct nq_domain *d, bool *retry)
 		/* What it is set for is stale: it has fired, or is later. */
 		d->timer_at = 0;
 		arm(d, nqs_next_event(&d->sched, now), now);
+		other = nqs_hwq_elsewhere(&d->sched, hwq, now);
+		if (other >= 0 && !d->stopping)
+			other = nq_hwq_cpu(d, other);
+		else
+			other = -1;
 	}
 	spin_unlock_irqrestore(&d->lock, flags);
+	if (other >= 0)
+		kick_on(d, other);
 	return r;
 }
 
@@ -251,6 +287,8 @@ void nq_dispatch_setup(struct nq_domain *d)
 	for (i = 0; i < NQ_MAX_DISPATCHERS; i++) {
 		d->disp[i].dom = d;
 		INIT_WORK(&d->disp[i].work, dispatch_work);
+		d->bound[i].dom = d;
+		INIT_WORK(&d->bound[i].work, dispatch_work);
 	}
 	hrtimer_init(&d->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	d->timer.function = domain_timer;
@@ -260,19 +298,30 @@ void nq_dispatch_setup(struct nq_domain *d)
  * Nothing is held and nothing can kick @d any more: stop its dispatch. A
  * work item still running could arm the timer after it was cancelled, and
  * the timer queue an item after the items were: once stopping is set
- * under the lock no item arms it, so one cancel of each suffices.
+ * under the lock no item arms it, so the timer queues none after its
+ * cancel.
  */
 void nq_dispatch_stop(struct nq_domain *d)
 {
 	unsigned long flags;
-	int i;
+	int i, pass;
 
 	spin_lock_irqsave(&d->lock, flags);
 	d->stopping = true;
 	spin_unlock_irqrestore(&d->lock, flags);
 	hrtimer_cancel(&d->timer);
-	for (i = 0; i < NQ_MAX_DISPATCHERS; i++)
-		cancel_work_sync(&d->disp[i].work);
+	/*
+	 * An item that saw stopping unset may kick a bound item of another
+	 * queue once it has let go of the lock, after that one's cancel:
+	 * the second pass cancels what the first one's items kicked, and
+	 * those, seeing stopping, kick none.
+	 */
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < NQ_MAX_DISPATCHERS; i++) {
+			cancel_work_sync(&d->disp[i].work);
+			cancel_work_sync(&d->bound[i].work);
+		}
+	}
 }
 
 int nq_dispatch_init(const struct nq_req_ops *ops)
@@ -280,10 +329,19 @@ int nq_dispatch_init(const struct nq_req_ops *ops)
 	req_ops = ops;
 	nq_wq = alloc_workqueue("nvmet_qos", WQ_UNBOUND | WQ_HIGHPRI |
 				WQ_MEM_RECLAIM, 0);
-	return nq_wq ? 0 : -ENOMEM;
+	if (!nq_wq)
+		return -ENOMEM;
+	cpu_wq = alloc_workqueue("nvmet_qos_cpu", WQ_HIGHPRI | WQ_MEM_RECLAIM,
+				 0);
+	if (!cpu_wq) {
+		destroy_workqueue(nq_wq);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 void nq_dispatch_exit(void)
 {
+	destroy_workqueue(cpu_wq);
 	destroy_workqueue(nq_wq);
 }

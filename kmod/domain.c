@@ -333,14 +333,19 @@ static struct nq_domain *domain_get(u32 key, const char *name, gfp_t gfp)
 	return domain_lookup(key, name) ?: domain_add(key, name, gfp);
 }
 
-/* Follow the device's tag count: a reset or an admin may change it. */
-static void domain_tags(struct nq_domain *d, u32 tags)
+/*
+ * Follow the device's tags and queues: a reset or an admin may change
+ * them, and with their number the CPUs' queues.
+ */
+static void domain_shape(struct nq_domain *d, const struct nq_shape *shape)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&d->lock, flags);
 	nq_slices_reclaim(d, now_ns());
-	nqs_domain_set_tags(&d->sched, tags);
+	nqs_domain_set_tags(&d->sched, shape->tags);
+	nq_slices_map(d, shape->queues, shape->map);
+	nqs_domain_set_queues(&d->sched, shape->queues);
 	spin_unlock_irqrestore(&d->lock, flags);
 }
 
@@ -411,10 +416,10 @@ void nq_domains_unscheduled(void)
 /*
  * The domain of backing device @key, created on first use; NULL if short
  * of memory (counted, and made by the worker) or past NQ_MAX_DOMAINS: the
- * request then goes unscheduled. @tags: how many requests the device
- * serves at once, 0 if not known.
+ * request then goes unscheduled. @shape: the device's tags and queues.
  */
-struct nq_domain *nq_domain_get(u32 key, const char *name, u32 tags)
+struct nq_domain *nq_domain_get(u32 key, const char *name,
+				const struct nq_shape *shape)
 {
 	struct nq_domain *d = domain_lookup(key, name);
 
@@ -428,8 +433,9 @@ struct nq_domain *nq_domain_get(u32 key, const char *name, u32 tags)
 		}
 		return NULL;
 	}
-	if (unlikely(READ_ONCE(d->sched.tags) != tags))
-		domain_tags(d, tags);
+	if (unlikely(READ_ONCE(d->sched.tags) != shape->tags ||
+		     READ_ONCE(d->sched.nr_hwq) != shape->queues))
+		domain_shape(d, shape);
 	return d;
 }
 
@@ -510,7 +516,7 @@ bool nq_domain_submit(struct nq_domain *d, struct nq_host *host,
 		nq_retries_take(&d->retries, fl->host, r->key, t, &r->first_ns,
 				&r->retried);
 	}
-	r->hwq = 0;
+	r->hwq = nq_cpu_hwq(d);
 	go = nqs_admit(&d->sched, r, t);
 	if (!go)
 		go = nq_slices_refused(d, r, t);

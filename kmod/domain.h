@@ -47,6 +47,7 @@ struct nq_slice {
 	spinlock_t lock;
 	struct nqs_slice s;
 	u64 admitted, completed;
+	u32 queue;			/* the device's queue this CPU reaches */
 };
 
 struct nq_dispatcher {
@@ -74,6 +75,12 @@ struct nq_domain {
 	struct nq_flow spill;		/* the overflow host's; dom set once used */
 	struct nq_slice __percpu *slices;
 	struct nq_dispatcher disp[NQ_MAX_DISPATCHERS];
+	/*
+	 * The items bound to CPUs, for tags per queue: apart from @disp, so
+	 * that no item is ever queued on both workqueues, where a cancel
+	 * would wait for one run only.
+	 */
+	struct nq_dispatcher bound[NQ_MAX_DISPATCHERS];
 	struct hrtimer timer;
 	u64 timer_at;			/* what the timer was set for */
 	u64 scan_at;			/* next look for dying queues */
@@ -103,6 +110,9 @@ void nq_slices_reclaim(struct nq_domain *d, u64 now);
 bool nq_slices_refused(struct nq_domain *d, struct nqs_req *r, u64 now);
 void nq_slices_grant(struct nq_domain *d, struct nqs_class *c, u64 now);
 void nq_slices_counts(struct nq_domain *d, u64 *admitted, u64 *completed);
+void nq_slices_map(struct nq_domain *d, u32 queues, const unsigned int *map);
+u8 nq_cpu_hwq(struct nq_domain *d);
+int nq_hwq_cpu(struct nq_domain *d, u8 hwq);
 void nq_flow_done(struct nq_flow *fl, const struct nqs_req *r, u64 lat_ns);
 bool nq_fast_submit(struct nq_domain *d, struct nq_flow *fl,
 		    struct nqs_req *r, u64 *now);

@@ -109,8 +109,40 @@ void nq_slices_grant(struct nq_domain *d, struct nqs_class *c, u64 now)
 		return;
 	sl = this_cpu_ptr(d->slices);
 	spin_lock(&sl->lock);
-	nqs_slice_grant(&d->sched, &sl->s, c, 0, num_online_cpus(), now);
+	nqs_slice_grant(&d->sched, &sl->s, c, nq_cpu_hwq(d), num_online_cpus(),
+			now);
 	spin_unlock(&sl->lock);
+}
+
+/*
+ * Under d->lock, the leases back: the queue each CPU reaches, @map[cpu]
+ * of @queues (none: one pool).
+ */
+void nq_slices_map(struct nq_domain *d, u32 queues, const unsigned int *map)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		WRITE_ONCE(per_cpu_ptr(d->slices, cpu)->queue,
+			   queues && map ? map[cpu] : 0);
+}
+
+/* With interrupts off: where the domain counts this CPU's requests. */
+u8 nq_cpu_hwq(struct nq_domain *d)
+{
+	return nqs_hwq(&d->sched, READ_ONCE(this_cpu_ptr(d->slices)->queue));
+}
+
+/* An online CPU whose requests the domain counts in @hwq, or -1. */
+int nq_hwq_cpu(struct nq_domain *d, u8 hwq)
+{
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		if (nqs_hwq(&d->sched,
+			    READ_ONCE(per_cpu_ptr(d->slices, cpu)->queue)) == hwq)
+			return cpu;
+	return -1;
 }
 
 /* Under d->lock: the requests the slices admitted and completed. */
@@ -175,7 +207,7 @@ bool nq_fast_submit(struct nq_domain *d, struct nq_flow *fl,
 	spin_lock(&sl->lock);
 	r->flow = &fl->f;
 	r->retried = 0;
-	r->hwq = 0;
+	r->hwq = nq_cpu_hwq(d);
 	t = ktime_get_ns();
 	go = nqs_slice_submit(&sl->s, r, t);
 	if (go) {

@@ -118,33 +118,44 @@ static struct req_bucket *bucket_of(const struct nvmet_req *req)
 
 /*
  * How many requests @disk serves at once: its driver tags over the hardware
- * queues that take nvmet's bios (shared tags counted once; poll queues
- * serve only polled I/O). All of them, whatever the dispatchers: requests
- * admitted at once are submitted from nvmet's own contexts on any CPU,
- * and the dispatchers' work items run wherever the unbound workqueue puts
- * them. 0 for a disk without blk-mq (a stacked device), whose limit is
- * below it, out of our sight.
+ * queues that take nvmet's bios (poll queues serve only polled I/O), and
+ * which queue a submitter on each CPU reaches, as blk-mq maps it: the
+ * default map's. Shared tags are one pool; so are a disk's tags when it
+ * has queues for reads apart, whose map is not followed here. 0 tags for
+ * a disk without blk-mq (a stacked device), whose limit is below it, out
+ * of our sight.
  */
-static u32 disk_tags(struct gendisk *disk)
+static void disk_shape(struct gendisk *disk, struct nq_shape *shape)
 {
 	struct request_queue *q = disk->queue;
 	struct blk_mq_tag_set *set = q->tag_set;
-	u32 tags, queues;
+	const struct blk_mq_queue_map *map;
+	u32 tags, reads = 0;
 
+	*shape = (struct nq_shape){ 0 };
 	if (!queue_is_mq(q) || !set)
-		return 0;
+		return;
 	tags = set->queue_depth - set->reserved_tags;
-	if (set->flags & BLK_MQ_F_TAG_HCTX_SHARED)
-		return tags;
-	queues = set->map[HCTX_TYPE_DEFAULT].nr_queues;
+	if (set->flags & BLK_MQ_F_TAG_HCTX_SHARED) {
+		shape->tags = tags;
+		return;
+	}
+	map = &set->map[HCTX_TYPE_DEFAULT];
 	if (set->nr_maps > HCTX_TYPE_READ)
-		queues += set->map[HCTX_TYPE_READ].nr_queues;
-	return tags * queues;
+		reads = set->map[HCTX_TYPE_READ].nr_queues;
+	shape->tags = tags * (map->nr_queues + reads);
+	if (!reads && map->nr_queues > 1 && map->mq_map) {
+		shape->queues = map->nr_queues;
+		shape->map = map->mq_map;
+	}
 }
 
 static struct nq_domain *disk_domain(struct gendisk *disk)
 {
-	return nq_domain_get(disk_devt(disk), disk->disk_name, disk_tags(disk));
+	struct nq_shape shape;
+
+	disk_shape(disk, &shape);
+	return nq_domain_get(disk_devt(disk), disk->disk_name, &shape);
 }
 
 /*
@@ -162,7 +173,7 @@ static struct nq_domain *domain_of(struct nvmet_ns *ns)
 	sb = file_inode(ns->file)->i_sb;
 	if (sb->s_bdev)
 		return disk_domain(sb->s_bdev->bd_disk);
-	return nq_domain_get(sb->s_dev, sb->s_id, 0);
+	return nq_domain_get(sb->s_dev, sb->s_id, &(struct nq_shape){ 0 });
 }
 
 /*

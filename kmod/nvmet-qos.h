@@ -170,7 +170,18 @@ struct nq_req_ops {
 
 int nq_domains_init(const struct nq_req_ops *ops);
 void nq_domains_exit(void);
-struct nq_domain *nq_domain_get(u32 key, const char *name, u32 tags);
+/*
+ * What a backing device serves at once: @tags requests (0: not known),
+ * split evenly over @queues hardware queues that a submitter reaches by
+ * its CPU, @map[cpu] (0 queues: one pool that every submitter reaches).
+ */
+struct nq_shape {
+	u32 tags, queues;
+	const unsigned int *map;
+};
+
+struct nq_domain *nq_domain_get(u32 key, const char *name,
+				const struct nq_shape *shape);
 int nq_domain_configure(u32 key, const struct nq_dev_conf *conf,
 			struct nq_dev_snapshot *snap,
 			struct netlink_ext_ack *extack);
