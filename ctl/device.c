@@ -47,6 +47,7 @@ static const struct field dev_fields[] = {
 	{ NVMET_QOS_A_DEV_RETRIED,	"retried",	"RETRIED",	VAL_PLAIN, true },
 	{ NVMET_QOS_A_DEV_FORCED,	"forced",	"FORCED",	VAL_PLAIN, true },
 	{ NVMET_QOS_A_DEV_FAST,		"fast",		NULL,		VAL_PLAIN, true },
+	{ NVMET_QOS_A_DEV_QUEUES,	"queues",	NULL,		VAL_PLAIN, true },
 };
 
 #define NFIELDS ARRAY_SIZE(dev_fields)
@@ -69,6 +70,7 @@ static const struct nla_policy dev_policy[NVMET_QOS_A_DEV_MAX + 1] = {
 	[NVMET_QOS_A_DEV_RETRIED]	= { .type = NLA_U64, .maxlen = 8 },
 	[NVMET_QOS_A_DEV_FORCED]	= { .type = NLA_U64, .maxlen = 8 },
 	[NVMET_QOS_A_DEV_FAST]		= { .type = NLA_U64, .maxlen = 8 },
+	[NVMET_QOS_A_DEV_QUEUES]	= { .type = NLA_U32, .maxlen = 4 },
 };
 
 /* Spec names, used when the kernel blames an attribute. */
@@ -91,6 +93,7 @@ static const char *const dev_attr_names[NVMET_QOS_A_DEV_MAX + 1] = {
 	[NVMET_QOS_A_DEV_RETRIED]	= "retried",
 	[NVMET_QOS_A_DEV_FORCED]	= "forced",
 	[NVMET_QOS_A_DEV_FAST]		= "fast",
+	[NVMET_QOS_A_DEV_QUEUES]	= "queues",
 };
 
 static const struct qos_attr_set dev_set = {

@@ -648,6 +648,7 @@ static void snapshot(struct nq_domain *d, struct nq_dev_snapshot *s)
 	s->retried = d->retried;
 	s->forced = d->forced;
 	s->tags = d->sched.tags;
+	s->queues = d->sched.nr_hwq;
 	spin_unlock_irqrestore(&d->lock, flags);
 }
 

@@ -527,7 +527,8 @@ int nq_nl_fill_dev(struct sk_buff *skb, const struct nq_dev_snapshot *s,
 	    nla_put_u32(skb, NVMET_QOS_A_DEV_TAGS, s->tags) ||
 	    put_u64(skb, NVMET_QOS_A_DEV_RETRIED, s->retried) ||
 	    put_u64(skb, NVMET_QOS_A_DEV_FORCED, s->forced) ||
-	    put_u64(skb, NVMET_QOS_A_DEV_FAST, s->fast)) {
+	    put_u64(skb, NVMET_QOS_A_DEV_FAST, s->fast) ||
+	    nla_put_u32(skb, NVMET_QOS_A_DEV_QUEUES, s->queues)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}

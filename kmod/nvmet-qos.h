@@ -114,6 +114,7 @@ struct nq_dev_snapshot {
 	u64 fast;			/* of admitted, on a CPU's slice */
 	u64 retried, forced;		/* held hold_max_ms (domain.c) */
 	u32 write_pct, io_cost, tags;
+	u32 queues;			/* hardware queues the tags are split over */
 };
 
 /* What an admin sets on a device; only the fields flagged in @set. */

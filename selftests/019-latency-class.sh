@@ -62,23 +62,13 @@ run() {
 	log "$1: p99 $NQ_LAT_ALONE us alone, $NQ_LAT_CONT us contended; bandwidth host $NQ_LAT_BW kB/s, $RUN_USE% of the device"
 }
 
-qos_on() {
-	nq_load_qos
-	nq_ctl class add inference --share 30 --latency
-	nq_ctl class add bulk --share 70
-	nq_ctl host assign "$(host_nqn 1)" inference
-	nq_ctl host assign "$(host_nqn 2)" bulk
-}
-
-median() { printf '%s\n' "$@" | sort -g | sed -n "$((($# + 1) / 2))p"; }
-
 stock=() qos=() use=() quse=()
 for r in $(seq "$ROUNDS"); do
 	nq_unload_qos || fail "rmmod failed"
 	run "stock$r"
 	stock+=("$RUN_PCT")
 	use+=("$RUN_USE")
-	qos_on
+	nq_latency_classes
 	run "qos$r"
 	qos+=("$RUN_PCT")
 	quse+=("$RUN_USE")
@@ -87,10 +77,10 @@ done
 tags=$(nq_device_get "$NQ_NULLB" tags)
 log "nvmet-qos found $tags tags on the device"
 [ "$tags" = "$SLOTS" ] || fail "nvmet-qos found ${tags:-no} tags on the device, not its $SLOTS"
-ms=$(median "${stock[@]}"); mq=$(median "${qos[@]}"); mu=$(median "${use[@]}")
+ms=$(nq_median "${stock[@]}"); mq=$(nq_median "${qos[@]}"); mu=$(nq_median "${use[@]}")
 log "contended p99 as % of uncontended, per round: stock ${stock[*]}; nvmet-qos ${qos[*]}"
 log "median: stock nvmet $ms%, nvmet-qos latency class $mq%"
-mqu=$(median "${quse[@]}")
+mqu=$(nq_median "${quse[@]}")
 log "stock's bandwidth host used the device's $DEV_KBS kB/s at ${use[*]}% (median $mu%)"
 log "nvmet-qos's bulk class used it at ${quse[*]}% (median $mqu%, $(python3 -c "print('%.0f' % (100.0 * $mqu / $mu if $mu else 0))")% of stock's)"
 python3 -c "import sys; sys.exit(0 if $mqu >= 0.7 * $mu else 1)" ||

@@ -29,8 +29,8 @@
 # reads at QD16 met an I/O error within 5 s on 6.12 with nvmet-qos not
 # loaded, and on 6.1 with it.
 # Before the runs, the test checks what nvmet-qos took for each device's
-# tags: the drive's tags over its hardware queues, and none for md,
-# whose limit lies in the drives below it.
+# tags: the drive's tags over its hardware queues, counted per queue,
+# and none for md, whose limit lies in the drives below it.
 # Boot: nvme 4
 . "$(dirname "$0")/lib.sh"
 nq_require nvme fio python3 mdadm
@@ -54,18 +54,21 @@ trap cleanup EXIT
 nq_nvme_raid0 "$MD"
 
 # expect_tags DEV: nvmet-qos's tags for DEV are its driver's: each
-# hardware queue's depth over all of them, 0 for a device without them.
+# hardware queue's depth over all of them, 0 for a device without them;
+# and split over its queues where it has more than one.
 expect_tags() {
-	local b queues got want
+	local b queues got want gotq wantq
 	b=$(basename "$(readlink -f "$1")")
 	queues=$(find "/sys/block/$b/mq" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | wc -l)
-	want=0
+	want=0 wantq=0
 	[ "$queues" -eq 0 ] || want=$((queues * $(cat "/sys/block/$b/queue/nr_requests")))
+	[ "$queues" -le 1 ] || wantq=$queues
 	got=$(nq_device_get "$b" tags)
-	if [ "$got" = "$want" ]; then
-		log "$b: nvmet-qos counts $got tags, as its driver has"
+	gotq=$(nq_device_get "$b" queues)
+	if [ "$got" = "$want" ] && [ "$gotq" = "$wantq" ]; then
+		log "$b: nvmet-qos counts $got tags over $gotq queues, as its driver has"
 	else
-		fail "$b: nvmet-qos counts ${got:-no} tags, its driver has $want"
+		fail "$b: nvmet-qos counts ${got:-no} tags over ${gotq:-no} queues, its driver has $want over $wantq"
 	fi
 }
 

@@ -1281,6 +1281,21 @@ nq_policy_state() {
 	"$NQ_CTL" device list --json
 }
 
+# nq_latency_classes: nvmet-qos loaded, host 1 in a latency class of
+# share 30 ("inference"), host 2 in a class of 70 ("bulk"), for
+# nq_latency_run.
+nq_latency_classes() {
+	nq_load_qos
+	nq_ctl class add inference --share 30 --latency
+	nq_ctl class add bulk --share 70
+	nq_ctl host assign "$(host_nqn 1)" inference
+	nq_ctl host assign "$(host_nqn 2)" bulk
+}
+
+# nq_median N...: the middle of the numbers (the lower of the two
+# middle ones for an even count).
+nq_median() { printf '%s\n' "$@" | sort -g | sed -n "$((($# + 1) / 2))p"; }
+
 # nq_latency_run NAME SECS INF BW DEV_INF DEV_BW: the latency class's
 # measure. Host DEV_INF runs fio arguments INF alone, then again while
 # host DEV_BW runs BW (from 256 MiB on, so the two read apart). Sets

@@ -122,6 +122,7 @@ enum {
 	NVMET_QOS_A_DEV_RETRIED,	/* u64: held hold_max_ms, host asked to send again */
 	NVMET_QOS_A_DEV_FORCED,		/* u64: held hold_max_ms, retries spent, dispatched */
 	NVMET_QOS_A_DEV_FAST,		/* u64: of admitted, on their CPU's slice */
+	NVMET_QOS_A_DEV_QUEUES,		/* u32: hardware queues the tags are split over; 0: one pool */
 
 	__NVMET_QOS_A_DEV_MAX,
 	NVMET_QOS_A_DEV_MAX = (__NVMET_QOS_A_DEV_MAX - 1)
