@@ -103,8 +103,16 @@ shape() {
 	rate=${NQ_RATES[1]}
 	if [ "$NQ_WINDOW_MS" -gt 0 ]; then
 		log "$name: prep capped at $CAP B/s moved $rate B/s ($(pct "$rate" "$CAP")%), training ${NQ_RATES[0]} B/s"
-		within "$(pct "$rate" "$CAP")" 100 5 ||
+		# A slow machine (check-debug) may not move the capped class
+		# up to its ceiling at all: below it, that is the CPU's figure,
+		# not the ceiling's; above it is a failure anywhere.
+		if within "$(pct "$rate" "$CAP")" 100 5; then
+			:
+		elif nq_slow_machine && [ "$rate" -lt "$CAP" ]; then
+			skip_later "slow machine, not judged: $name: the capped class moved $rate B/s, below its ceiling of $CAP B/s, beside ${NQ_RATES[0]} B/s"
+		else
 			fail "$name: capped class at $rate B/s, not $CAP B/s +- 5%"
+		fi
 	fi
 	nq_ctl class set prep --max 0
 	"$NQ_CTL" device list | sed 's/^/# /'
