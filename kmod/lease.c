@@ -206,7 +206,7 @@ static void grant_room(struct nqs_domain *d, struct nqs_slice *s, u32 share)
 /* Of @tags with @used taken, what is free beyond those kept (has_tag()). */
 static u32 tags_free(const struct nqs_domain *d, u32 tags, u32 used)
 {
-	used += d->lat_on ? max(tags / 8, 1U) : 0;
+	used += nqs_tags_kept(d, tags);
 	return tags > used ? tags - used : 0;
 }
 

@@ -518,21 +518,21 @@ static u64 limit(const struct nqs_domain *d)
  * class's small one. While a latency class is active, an eighth of the
  * tags (at least one) is kept for those; see sched.h.
  */
+static bool tag_left(const struct nqs_domain *d, u32 tags, u32 used)
+{
+	return !tags || !d->lat_on || used + nqs_tags_kept(d, tags) < tags;
+}
+
 static bool has_tag(const struct nqs_domain *d)
 {
-	u32 keep = max(d->tags / 8, 1U);
-
-	return !d->tags || !d->lat_on || d->inflight_ios + keep < d->tags;
+	return tag_left(d, d->tags, d->inflight_ios);
 }
 
 /* The same in hardware queue @hwq, where the tags are split over queues. */
 static bool hwq_has_tag(const struct nqs_domain *d, u8 hwq)
 {
-	u32 tags = nqs_hwq_tags(d, hwq);
-
-	if (d->nr_hwq <= 1 || !d->tags || !d->lat_on)
-		return true;
-	return d->hwq_ios[hwq] + max(tags / 8, 1U) < tags;
+	return d->nr_hwq <= 1 ||
+	       tag_left(d, nqs_hwq_tags(d, hwq), d->hwq_ios[hwq]);
 }
 
 /* A tag free in queue @hwq for a latency class's small request. */

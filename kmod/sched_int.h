@@ -13,6 +13,15 @@
 /* Judge the depth and the latency cap by the window, and start the next. */
 void nqs_adapt(struct nqs_domain *d, u64 now);
 
+/*
+ * Of @tags, those kept for a latency class's small requests while one is
+ * active: an eighth, one at least (has_tag(), sched.h).
+ */
+static inline u32 nqs_tags_kept(const struct nqs_domain *d, u32 tags)
+{
+	return d->lat_on ? max(tags / 8, 1U) : 0;
+}
+
 /* For the slices (lease.c), in sched.c. */
 u64 nqs_limit(const struct nqs_domain *d);
 bool nqs_may_lease(struct nqs_domain *d, struct nqs_class *c, u64 now);
