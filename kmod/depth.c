@@ -6,8 +6,8 @@
  * below, and once an epoch the probe that measures the baseline they are
  * judged against; see sched.h for the model.
  *
- * Apart from sched.c, which holds the path every request takes: that path
- * fills in the window (nqs_complete(), has_room()) and keeps to the depth
+ * Apart from sched.c and room.c, which hold the path every request takes:
+ * that path fills in the window (nqs_complete()) and keeps to the depth
  * and cap decided here, and calls in only when a window has closed
  * (window_done()), so nothing here runs per request.
  */

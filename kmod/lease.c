@@ -60,7 +60,7 @@ bool nqs_slice_submit(struct nqs_slice *s, struct nqs_req *r, u64 now)
 	r->cost = cost;
 	r->queued_ns = 0;
 	r->wait_ns = 0;
-	/* In the slice's room, not the latency classes' own (has_lat_room()). */
+	/* In the slice's room, not the latency classes' own (nqs_has_lat_room()). */
 	r->lat = false;
 	r->first_ns = now ? now : 1;
 	s->pending++;
@@ -203,7 +203,7 @@ static void grant_room(struct nqs_domain *d, struct nqs_slice *s, u32 share)
 	d->inflight += add;
 }
 
-/* Of @tags with @used taken, what is free beyond those kept (has_tag()). */
+/* Of @tags with @used taken, what is free beyond those kept (room.c). */
 static u32 tags_free(const struct nqs_domain *d, u32 tags, u32 used)
 {
 	used += nqs_tags_kept(d, tags);
@@ -212,7 +212,7 @@ static u32 tags_free(const struct nqs_domain *d, u32 tags, u32 used)
 
 /*
  * The same for requests: of the device's tags, and of its queue's where
- * they are split over queues, keeping those has_tag() keeps for a latency
+ * they are split over queues, keeping those room.c keeps for a latency
  * class; where they are not known, as many as the room can hold at the
  * least cost of a request.
  */

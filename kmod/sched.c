@@ -2,7 +2,8 @@
 /*
  * The nvmet-qos scheduler core; see sched.h for the model. Plain C that
  * compiles into the module and into the userspace tests (kmod/test/).
- * The depth it keeps to is adapted in depth.c, once a window.
+ * Whether the device has room for a request is room.c's to say; the
+ * depth it keeps to is adapted in depth.c, once a window.
  */
 #include "sched_int.h"
 #include "bucket.h"
@@ -31,15 +32,11 @@
 #define RTAG_AHEAD_MAX	(1ULL << 60)
 #define CAP_BURST_NS	(10ULL * 1000 * 1000)	/* capacity hint: 10 ms */
 
-#define WIN_NS		(4ULL * 1000 * 1000)
-#define WIN_IOS		8
 #define DEPTH_INIT	(2ULL << 20)
 #define DEPTH_MIN	(128ULL << 10)
 #define DEPTH_MAX	(1ULL << 30)
 #define LAG_MAX_NS	(100ULL * 1000 * 1000)
 
-#define nqs_entry(ptr, type, member) \
-	((type *)((char *)(ptr) - __builtin_offsetof(type, member)))
 
 static void link_init(struct nqs_link *l)
 {
@@ -131,20 +128,6 @@ void nqs_domain_set_capacity(struct nqs_domain *d, u64 rate, u64 now)
 	bucket_set(&d->capacity, rate,
 		   ceil_cap(rate, nqs_mul_div(rate, CAP_BURST_NS, NQS_NSEC),
 			    CEIL_BURST_MIN), now);
-}
-
-void nqs_domain_set_tags(struct nqs_domain *d, u32 tags)
-{
-	d->tags = tags;
-}
-
-/*
- * What the queues hold stays counted where it was: completions bring the
- * counts down, never below zero, as the queues drain.
- */
-void nqs_domain_set_queues(struct nqs_domain *d, u32 nr)
-{
-	d->nr_hwq = nr;
 }
 
 void nqs_class_init(struct nqs_class *c, const struct nqs_class_conf *conf,
@@ -334,27 +317,6 @@ static u64 rtag_next(u64 tag, u64 step, u64 now)
 	return min(tag + step, now + RTAG_AHEAD_MAX);
 }
 
-static bool latency_small(const struct nqs_req *r)
-{
-	return r->bytes <= NQS_SMALL_IO && r->flow->cls->conf.latency;
-}
-
-/* Put a request in flight: the device's accounting, not the class's. */
-static void put_in_flight(struct nqs_domain *d, struct nqs_req *r)
-{
-	struct nqs_class *c = r->flow->cls;
-
-	c->disp_ios++;
-	c->disp_bytes[r->write] += r->bytes;
-	c->disp_cost += r->cost;
-	d->inflight += r->cost;
-	d->inflight_ios++;
-	d->hwq_ios[r->hwq]++;
-	r->lat = latency_small(r);
-	if (r->lat)
-		d->lat_inflight += r->cost;
-}
-
 /* @c's virtual time and reservation tags, for @ios requests of @cost. */
 static void class_charge(struct nqs_domain *d, struct nqs_class *c, u64 cost,
 			 u64 ios, u64 bytes, u64 now)
@@ -381,7 +343,7 @@ static void charge(struct nqs_domain *d, struct nqs_req *r, u64 now)
 	bucket_take(&c->ceil_b, r->bytes);
 	bucket_take(&c->ceil_i, 1);
 	bucket_take(&d->capacity, r->cost);
-	put_in_flight(d, r);
+	nqs_put_in_flight(d, r);
 }
 
 static u64 flow_quantum(const struct nqs_flow *f)
@@ -505,80 +467,6 @@ static struct nqs_class *pick_class(struct nqs_domain *d, u64 now,
 	return fair;
 }
 
-/* The depth, capped while a latency class is active. */
-static u64 limit(const struct nqs_domain *d)
-{
-	if (nq_mutant(depth))
-		return d->depth_max;
-	return d->lat_on ? min(d->depth, d->lat_cap) : d->depth;
-}
-
-/*
- * Whether the device has a tag for one more request other than a latency
- * class's small one. While a latency class is active, an eighth of the
- * tags (at least one) is kept for those; see sched.h.
- */
-static bool tag_left(const struct nqs_domain *d, u32 tags, u32 used)
-{
-	return !tags || !d->lat_on || used + nqs_tags_kept(d, tags) < tags;
-}
-
-static bool has_tag(const struct nqs_domain *d)
-{
-	return tag_left(d, d->tags, d->inflight_ios);
-}
-
-/* The same in hardware queue @hwq, where the tags are split over queues. */
-static bool hwq_has_tag(const struct nqs_domain *d, u8 hwq)
-{
-	return d->nr_hwq <= 1 ||
-	       tag_left(d, nqs_hwq_tags(d, hwq), d->hwq_ios[hwq]);
-}
-
-/* A tag free in queue @hwq for a latency class's small request. */
-static bool hwq_lat_tag(const struct nqs_domain *d, u8 hwq)
-{
-	if (d->nr_hwq <= 1 || !d->tags)
-		return true;
-	return d->hwq_ios[hwq] < nqs_hwq_tags(d, hwq);
-}
-
-/* At least one request may always be in flight, however large. */
-static bool has_room(struct nqs_domain *d)
-{
-	if (d->inflight >= d->depth)
-		d->depth_limited = true;
-	return !d->inflight || (d->inflight < limit(d) && has_tag(d));
-}
-
-/*
- * Room for a latency class's small request. Where the device's tags are
- * known, has_tag() keeps some free for it, so it finds a slot whatever
- * the others have in flight: it needs a tag and may have an eighth of
- * the limit (one request at least) of its own. A tag even before its
- * class counts as active (one window), or a read finding them all taken
- * would sleep for one in its submitter. It used to need the others' in flight
- * below the limit plus an eighth, but the last bulk request admitted
- * below the limit may pass it by its whole size, and a small read then
- * waited here a bulk request's service time (sched_test
- * latency_tags_slow). Where the tags are not known, a small request past
- * what the device serves at once would wait in the device's queue behind
- * bulk requests: it waits here instead, and goes first once completions
- * bring what is in flight below the limit plus an eighth.
- */
-static bool has_lat_room(const struct nqs_domain *d)
-{
-	if (d->tags)
-		return (!d->lat_inflight || d->lat_inflight < limit(d) / 8) &&
-		       d->inflight_ios < d->tags;
-	return d->inflight < limit(d) + limit(d) / 8;
-}
-
-static bool within_capacity(struct nqs_domain *d, u64 now)
-{
-	return bucket_allows(&d->capacity, now, false);
-}
-
 /* The caller came for work: how long after the completion that kicked it. */
 static void lag_sample(struct nqs_domain *d, u64 now)
 {
@@ -608,14 +496,14 @@ struct nqs_req *nqs_next(struct nqs_domain *d, u8 hwq, u64 now)
 	lag_sample(d, now);
 	if (!d->nr_queued)
 		return NULL;
-	room = has_room(d);
+	room = nqs_has_room(d);
 	if (!room)
 		d->win_limited = true;
 	/* Where its queue keeps the rest for the latency class, only that. */
-	room = room && hwq_has_tag(d, hwq);
-	if (!room && !(has_lat_room(d) && hwq_lat_tag(d, hwq)))
+	room = room && nqs_hwq_has_tag(d, hwq);
+	if (!room && !(nqs_has_lat_room(d) && nqs_hwq_lat_tag(d, hwq)))
 		return NULL;
-	if (!within_capacity(d, now))
+	if (!nqs_within_capacity(d, now))
 		return NULL;
 	c = pick_class(d, now, !room, &weighted);
 	if (!c)
@@ -629,52 +517,6 @@ struct nqs_req *nqs_next(struct nqs_domain *d, u8 hwq, u64 now)
 	r->hwq = hwq;
 	charge(d, r, now);
 	return r;
-}
-
-/*
- * Whether a latency class holds requests: a queue with only the tags kept
- * for its small ones may take one.
- */
-static bool lat_held(const struct nqs_domain *d)
-{
-	const struct nqs_link *l;
-
-	for (l = d->active.next; l != &d->active; l = l->next) {
-		const struct nqs_class *c = nqs_entry(l, struct nqs_class,
-						      active);
-
-		if (c->conf.latency)
-			return true;
-	}
-	return false;
-}
-
-/*
- * Only where @hwq's own tags are what kept a held request back, so that
- * a queue kicked for its room never kicks another in turn.
- */
-int nqs_hwq_elsewhere(struct nqs_domain *d, u8 hwq, u64 now)
-{
-	u32 i, n = min(d->nr_hwq, (u32)NQS_HWQ_MAX);
-	bool room, lat;
-
-	if (n <= 1 || !nqs_due(nqs_held_next(d, now), now) ||
-	    !within_capacity(d, now))
-		return -1;
-	room = has_room(d);
-	lat = has_lat_room(d) && lat_held(d);
-	if ((room && hwq_has_tag(d, hwq)) || (lat && hwq_lat_tag(d, hwq)) ||
-	    (!room && !lat))
-		return -1;
-	for (i = 1; i < n; i++) {
-		u8 q = (hwq + i) % n;
-
-		if (room && hwq_has_tag(d, q))
-			return q;
-		if (lat && hwq_lat_tag(d, q))
-			return q;
-	}
-	return -1;
 }
 
 /*
@@ -708,7 +550,7 @@ static bool held_all_capped(const struct nqs_domain *d, u64 now)
  * come for it, which takes a work item's wake-up (milliseconds on a busy
  * emulated head, sched_test latency_late_worker), only for room.
  *
- * Only where the device's tags are known, so that has_tag() keeps one
+ * Only where the device's tags are known, so that room.c keeps one
  * free for it. Elsewhere (md) the device below may have none, and the
  * request would sleep for one in its submitter, nvmet's own context for
  * the host's queue, behind the dispatchers already asleep there: on an
@@ -721,7 +563,7 @@ static bool latency_next(const struct nqs_domain *d, const struct nqs_req *r,
 	const struct nqs_class *c = r->flow->cls;
 	const struct nqs_link *l;
 
-	if (!d->tags || !latency_small(r) || c->nr_queued ||
+	if (!d->tags || !nqs_latency_small(r) || c->nr_queued ||
 	    resume_lead(d, c) > vstep(LAT_SLACK, c->conf.weight))
 		return false;
 	for (l = d->active.next; l != &d->active; l = l->next) {
@@ -751,9 +593,10 @@ bool nqs_admit(struct nqs_domain *d, struct nqs_req *r, u64 now)
 	 */
 	if ((!d->nr_queued || (!c->nr_queued && held_all_capped(d, now)) ||
 	     latency_next(d, r, now)) &&
-	    ((has_room(d) && hwq_has_tag(d, r->hwq)) ||
-	     (latency_small(r) && has_lat_room(d) && hwq_lat_tag(d, r->hwq))) &&
-	    within_capacity(d, now) && class_within_ceiling(c, now)) {
+	    ((nqs_has_room(d) && nqs_hwq_has_tag(d, r->hwq)) ||
+	     (nqs_latency_small(r) && nqs_has_lat_room(d) &&
+	      nqs_hwq_lat_tag(d, r->hwq))) &&
+	    nqs_within_capacity(d, now) && class_within_ceiling(c, now)) {
 		class_resume(d, c);
 		d->vclock = vmax(d->vclock, c->vtime);
 		charge(d, r, now);
@@ -765,7 +608,7 @@ bool nqs_admit(struct nqs_domain *d, struct nqs_req *r, u64 now)
 
 void nqs_hold(struct nqs_domain *d, struct nqs_req *r, u64 now)
 {
-	if (!has_room(d))
+	if (!nqs_has_room(d))
 		d->win_limited = true;
 	r->queued_ns = now ? now : 1;
 	flow_enqueue(d, r->flow, r);
@@ -780,32 +623,6 @@ bool nqs_submit(struct nqs_domain *d, struct nqs_req *r, u64 now)
 }
 
 /*
- * Whether the window has seen enough to judge: WIN_IOS completions over
- * WIN_NS. A probe's windows run at the least depth, where a slow device
- * completes one request per service time: with 48 ms a request, eight of
- * them held the depth at one request for 770 ms of each second's epoch,
- * and a class capped at 8 MB/s moved 4.8. The draining window needs only
- * what the full depth left at the device to be gone, and the measuring
- * one a completion; a fast device still takes WIN_NS for each. Not while
- * a latency class is active: its baseline is a small request's latency
- * at the drained device, which a window of one completion may not see
- * (in the core's test of 8 slots of 4 ms, its p99 went from 1.1x to 2x).
- */
-static bool window_done(const struct nqs_domain *d, u64 now)
-{
-	if (now - d->win_start < WIN_NS || !d->win_ios)
-		return false;
-	switch (d->lat_on ? 0 : d->probe) {
-	case 1:
-		return d->inflight <= d->depth || d->win_ios >= WIN_IOS;
-	case 2:
-		return true;
-	default:
-		return d->win_ios >= WIN_IOS;
-	}
-}
-
-/*
  * Without room only the latency class may go (at once, if it has its own
  * headroom); with room, a class within its ceiling now, or the first
  * refill. A completion while only capped classes hold requests then gives
@@ -817,89 +634,10 @@ u64 nqs_held_next(struct nqs_domain *d, u64 now)
 
 	if (!d->nr_queued)
 		return 0;
-	if (!has_room(d))
-		return has_lat_room(d) ? (now ? now : 1) : 0;
+	if (!nqs_has_room(d))
+		return nqs_has_lat_room(d) ? (now ? now : 1) : 0;
 	t = nqs_next_event(d, now);
 	return t ? t : (now ? now : 1);
-}
-
-/*
- * Completions into the window: @b's sums, and the latency classes' small
- * requests' latencies (from arrival) at worst and best. Then the depth is
- * judged if the window is done, and what nqs_held_next() says is returned.
- */
-static u64 completed(struct nqs_domain *d, const struct nqs_done *b, u64 now)
-{
-	u64 t;
-
-	d->completed_cost += b->cost;
-	d->win_lat += b->lat;
-	d->win_cost += b->cost;
-	d->win_ios += b->ios;
-	if (b->lat_seen) {
-		d->lat_worst = max(d->lat_worst, b->lat_worst);
-		d->lat_min[0] = min(d->lat_min[0], b->lat_min);
-		d->lat_seen = max(d->lat_seen, b->lat_seen);
-	}
-	d->win_lat_s += b->lat_s;
-	d->win_cost_s += b->cost_s;
-	d->win_ios_s += b->ios_s;
-	if (window_done(d, now))
-		nqs_adapt(d, now);
-	/* Only a kick the caller makes is timed (lag_sample()). */
-	t = nqs_held_next(d, now);
-	if (nqs_due(t, now) && !d->kick_ns)
-		d->kick_ns = now ? now : 1;
-	return t;
-}
-
-void nqs_done_add(struct nqs_done *b, const struct nqs_req *r, u64 lat_ns,
-		  u64 now, bool lat_small)
-{
-	b->cost += r->cost;
-	b->lat += lat_ns;
-	b->ios++;
-	if (r->lat)
-		b->lat_cost += r->cost;
-	if (lat_small) {
-		u64 l = lat_ns + r->wait_ns;
-
-		b->lat_worst = max(b->lat_worst, l);
-		b->lat_min = b->lat_seen ? min(b->lat_min, l) : l;
-		b->lat_seen = now ? now : 1;
-	}
-	if (r->bytes <= NQS_SMALL_IO) {
-		b->lat_s += lat_ns;
-		b->cost_s += r->cost;
-		b->ios_s++;
-	}
-}
-
-u64 nqs_complete(struct nqs_domain *d, const struct nqs_req *r, u64 lat_ns,
-		 u64 now)
-{
-	struct nqs_done b = { 0 };
-
-	d->inflight -= min(d->inflight, r->cost);
-	if (d->inflight_ios)
-		d->inflight_ios--;
-	if (d->hwq_ios[r->hwq])
-		d->hwq_ios[r->hwq]--;
-	if (r->lat)
-		d->lat_inflight -= min(d->lat_inflight, r->cost);
-	nqs_done_add(&b, r, lat_ns, now, latency_small(r));
-	return completed(d, &b, now);
-}
-
-u64 nqs_complete_batch(struct nqs_domain *d, const struct nqs_done *b, u64 now)
-{
-	d->lat_inflight -= min(d->lat_inflight, b->lat_cost);
-	return completed(d, b, now);
-}
-
-u64 nqs_limit(const struct nqs_domain *d)
-{
-	return limit(d);
 }
 
 /*
@@ -916,13 +654,6 @@ bool nqs_may_lease(struct nqs_domain *d, struct nqs_class *c, u64 now)
 bool nqs_class_capped(struct nqs_class *c, u64 now)
 {
 	return !class_within_ceiling(c, now);
-}
-
-/* Whether requests are held and the device has no room for them. */
-bool nqs_wants_room(const struct nqs_domain *d)
-{
-	return d->nr_queued && d->inflight &&
-	       (d->inflight >= limit(d) || !has_tag(d));
 }
 
 /*
@@ -957,9 +688,9 @@ u64 nqs_next_event(struct nqs_domain *d, u64 now)
 	u64 t = ~0ULL;
 
 	/* Without room, the next completion is the next event. */
-	if (!d->nr_queued || !has_room(d))
+	if (!d->nr_queued || !nqs_has_room(d))
 		return 0;
-	if (!within_capacity(d, now))
+	if (!nqs_within_capacity(d, now))
 		return bucket_ready_at(&d->capacity);
 	for (l = d->active.next; l != &d->active; l = l->next) {
 		struct nqs_class *c = nqs_entry(l, struct nqs_class, active);
@@ -983,7 +714,7 @@ struct nqs_req *nqs_flow_pop(struct nqs_domain *d, struct nqs_flow *f,
 		r = flow_head(f);
 	flow_unlink(d, f, r);
 	r->hwq = hwq;
-	put_in_flight(d, r);
+	nqs_put_in_flight(d, r);
 	return r;
 }
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The backend of a simulated head (nvmet-qosd-sim, for the tests of
- * several heads): the module's scheduler core (kmod/sched.c and depth.c,
- * unchanged) on a simulated device (kmod/test/sim.c), run in step with the
- * clock.
+ * several heads): the module's scheduler core (kmod/sched.c, room.c,
+ * depth.c and lease.c, unchanged) on a simulated device (kmod/test/sim.c),
+ * run in step with the clock.
  * The simulation runs up to "now" whenever the daemon looks at it or
  * changes it, so a slice set at some moment takes effect at that moment
  * of the simulated head's time.
