@@ -24,7 +24,7 @@ void nqs_domain_set_tags(struct nqs_domain *d, u32 tags)
  */
 void nqs_domain_set_queues(struct nqs_domain *d, u32 nr)
 {
-	d->nr_hwq = nr;
+	d->nr_hwq = nq_mutant(queues) ? 0 : nr;
 }
 
 /* The depth, capped while a latency class is active. */
