@@ -105,7 +105,7 @@ vm-check: all
 check-debug:
 	scripts/check-debug
 
-# About 35 minutes on 2 cores for every mutant; not part of "make check".
+# About 40 minutes on 2 cores for every mutant; not part of "make check".
 check-mutants: all
 ifeq ($(MUTANTS),)
 	scripts/check-mutants && scripts/check-mutants --kernel 6.12
