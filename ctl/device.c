@@ -4,8 +4,6 @@
  * devices) and the engine's view of them.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,7 +11,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <unistd.h>
 
 #include <netlink/attr.h>
 #include <netlink/msg.h>
@@ -23,6 +20,8 @@
 #include "nvmet-qos.h"
 #include "obj.h"
 #include "parse.h"
+#include "stripe.h"
+#include "sysfs.h"
 #include "table.h"
 
 /* Longer than any block device name (DISK_NAME_LEN is 32). */
@@ -71,6 +70,8 @@ static const struct nla_policy dev_policy[NVMET_QOS_A_DEV_MAX + 1] = {
 	[NVMET_QOS_A_DEV_FORCED]	= { .type = NLA_U64, .maxlen = 8 },
 	[NVMET_QOS_A_DEV_FAST]		= { .type = NLA_U64, .maxlen = 8 },
 	[NVMET_QOS_A_DEV_QUEUES]	= { .type = NLA_U32, .maxlen = 4 },
+	[NVMET_QOS_A_DEV_STRIPE_CHUNK]	= { .type = NLA_U32, .maxlen = 4 },
+	[NVMET_QOS_A_DEV_STRIPE_MEMBER]	= { .type = NLA_U32, .maxlen = 4 },
 };
 
 /* Spec names, used when the kernel blames an attribute. */
@@ -94,6 +95,8 @@ static const char *const dev_attr_names[NVMET_QOS_A_DEV_MAX + 1] = {
 	[NVMET_QOS_A_DEV_FORCED]	= "forced",
 	[NVMET_QOS_A_DEV_FAST]		= "fast",
 	[NVMET_QOS_A_DEV_QUEUES]	= "queues",
+	[NVMET_QOS_A_DEV_STRIPE_CHUNK]	= "stripe-chunk",
+	[NVMET_QOS_A_DEV_STRIPE_MEMBER]	= "stripe-member",
 };
 
 static const struct qos_attr_set dev_set = {
@@ -107,7 +110,26 @@ struct device {
 	uint32_t id;
 	uint64_t val[NFIELDS];
 	bool have[NFIELDS];
+	bool have_stripe;	/* false from a module older than stripes */
+	struct stripe stripe;
 };
+
+int qos_stripe_from_attrs(struct nlattr **tb, struct stripe *s, bool *have)
+{
+	size_t n;
+
+	memset(s, 0, sizeof(*s));
+	*have = tb[NVMET_QOS_A_DEV_STRIPE_CHUNK] != NULL;
+	if (!*have)
+		return 0;
+	s->chunk = nla_get_u32(tb[NVMET_QOS_A_DEV_STRIPE_CHUNK]);
+	n = qos_nla_u32s(tb, NVMET_QOS_A_DEV_STRIPE_MEMBER, s->members,
+			 ARRAY_SIZE(s->members));
+	if (n > ARRAY_SIZE(s->members))
+		return -EBADMSG;
+	s->n = (unsigned int)n;
+	return 0;
+}
 
 static int dev_from_attrs(struct nlattr **tb, void *obj)
 {
@@ -120,7 +142,7 @@ static int dev_from_attrs(struct nlattr **tb, void *obj)
 	if (tb[NVMET_QOS_A_DEV_NAME])
 		nla_strlcpy(d->name, tb[NVMET_QOS_A_DEV_NAME], sizeof(d->name));
 	qos_nla_fields(tb, dev_fields, NFIELDS, d->val, d->have);
-	return 0;
+	return qos_stripe_from_attrs(tb, &d->stripe, &d->have_stripe);
 }
 
 static int dev_cmp(const void *a, const void *b)
@@ -128,6 +150,34 @@ static int dev_cmp(const void *a, const void *b)
 	const struct device *da = a, *db = b;
 
 	return da->id < db->id ? -1 : da->id > db->id;
+}
+
+void qos_device_label(uint32_t id, char *buf, size_t len)
+{
+	if (qos_device_name(id, buf, len))
+		snprintf(buf, len, "%u:%u", kdev_major(id), kdev_minor(id));
+}
+
+/* ,"stripe_chunk":N,"stripe_members":["nvme0n1",...], null for neither. */
+static int stripe_print_json(const struct device *d)
+{
+	char name[DEV_NAME_MAX];
+	unsigned int i;
+
+	if (!d->have_stripe) {
+		fputs(",\"stripe_chunk\":null,\"stripe_members\":null", stdout);
+		return 0;
+	}
+	printf(",\"stripe_chunk\":%u,\"stripe_members\":[", d->stripe.chunk);
+	for (i = 0; i < d->stripe.n; i++) {
+		qos_device_label(d->stripe.members[i], name, sizeof(name));
+		if (i)
+			putchar(',');
+		if (json_print_str(stdout, name))
+			return -1;
+	}
+	putchar(']');
+	return 0;
 }
 
 static int dev_print_json(const void *obj)
@@ -142,6 +192,8 @@ static int dev_print_json(const void *obj)
 	printf(",\"id\":%u,\"major\":%u,\"minor\":%u", (unsigned int)d->id,
 	       kdev_major(d->id), kdev_minor(d->id));
 	json_print_fields(stdout, dev_fields, NFIELDS, d->val, d->have);
+	if (stripe_print_json(d))
+		return -1;
 	putchar('}');
 	return 0;
 }
@@ -155,6 +207,31 @@ static void dev_table_head(struct table *t)
 	for (i = 0; i < NFIELDS; i++)
 		if (dev_fields[i].title)
 			table_add(t, dev_fields[i].title);
+	table_add(t, "STRIPE");
+}
+
+/*
+ * As --stripe takes it, 64Ki:nvme0n1,nvme1n1, so that what "list" shows
+ * can be given back; "-" where the device is not striped.
+ */
+static void stripe_cell(struct table *t, const struct device *d)
+{
+	char cell[NVMET_QOS_STRIPE_MEMBERS_MAX * DEV_NAME_MAX + 32];
+	char name[DEV_NAME_MAX];
+	size_t len;
+	unsigned int i;
+
+	if (!d->stripe.chunk) {
+		table_add(t, "-");
+		return;
+	}
+	len = fmt_binary(cell, sizeof(cell), d->stripe.chunk);
+	for (i = 0; i < d->stripe.n && len < sizeof(cell); i++) {
+		qos_device_label(d->stripe.members[i], name, sizeof(name));
+		len += snprintf(cell + len, sizeof(cell) - len, "%c%s",
+				i ? ',' : ':', name);
+	}
+	table_add(t, cell);
 }
 
 static void dev_table_row(struct table *t, const void *obj)
@@ -166,6 +243,7 @@ static void dev_table_row(struct table *t, const void *obj)
 	table_add(t, d->name[0] ? d->name : "-");
 	table_add(t, id);
 	table_add_fields(t, dev_fields, NFIELDS, d->val, d->have);
+	stripe_cell(t, d);
 }
 
 const struct qos_obj qos_dev_obj = {
@@ -179,9 +257,9 @@ const struct qos_obj qos_dev_obj = {
 	.print_json = dev_print_json,
 	/*
 	 * DEVICE ID DEPTH INFLIGHT QUEUED RATE WRITE-COST IO-COST CAPACITY
-	 * TAGS RETRIED FORCED
+	 * TAGS RETRIED FORCED STRIPE
 	 */
-	.align = "lrrrrrrrrrrr",
+	.align = "lrrrrrrrrrrrl",
 	.table_head = dev_table_head,
 	.table_row = dev_table_row,
 };
@@ -197,64 +275,24 @@ int cmd_device_list(const struct cmd *cmd, int argc, char **argv)
 
 /* ---- set ---------------------------------------------------------------- */
 
-/* Read "MAJOR:MINOR" from a sysfs "dev" file. */
-static int sysfs_devnum(const char *path, uint32_t *id)
-{
-	char buf[32];
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -EIO;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return parse_devnum(buf, id) ? -EIO : 0;
-}
-
-/*
- * The whole disk of block device @id: the engine schedules disks, and
- * partitions share their disk's domain. Devices sysfs does not know (a
- * file system without a block device, such as tmpfs) stay as they are.
- */
-static uint32_t whole_disk(uint32_t id)
-{
-	char path[96];
-	uint32_t disk;
-
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/partition",
-		 kdev_major(id), kdev_minor(id));
-	if (access(path, F_OK))
-		return id;
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/../dev",
-		 kdev_major(id), kdev_minor(id));
-	return sysfs_devnum(path, &disk) ? id : disk;
-}
-
 int qos_device_resolve(const char *arg, uint32_t *id, char *why,
 		       size_t whylen)
 {
-	char path[96];
 	struct stat st;
 
 	if (!parse_devnum(arg, id)) {
-		*id = whole_disk(*id);
+		*id = sysfs_whole_disk(SYSFS_ROOT, *id);
 		return 0;
 	}
 	if (!strchr(arg, '/')) {
-		snprintf(path, sizeof(path), "/sys/class/block/%s/dev", arg);
 		if (strlen(arg) >= DEV_NAME_MAX)
 			snprintf(why, whylen, "device name longer than %d bytes",
 				 DEV_NAME_MAX - 1);
-		else if (sysfs_devnum(path, id))
+		else if (sysfs_block_devnum(SYSFS_ROOT, arg, id))
 			snprintf(why, whylen, "no block device named '%s' (give a name such as nvme0n1, MAJOR:MINOR or a path)",
 				 arg);
 		else
-			return (*id = whole_disk(*id)), 0;
+			return (*id = sysfs_whole_disk(SYSFS_ROOT, *id)), 0;
 		return -ENODEV;
 	}
 	if (stat(arg, &st)) {
@@ -265,28 +303,15 @@ int qos_device_resolve(const char *arg, uint32_t *id, char *why,
 	/* A file: the device of its file system, as nvmet's file backend. */
 	if (!S_ISBLK(st.st_mode))
 		st.st_rdev = st.st_dev;
-	*id = whole_disk(kdev_make(major(st.st_rdev), minor(st.st_rdev)));
+	*id = sysfs_whole_disk(SYSFS_ROOT,
+			       kdev_make(major(st.st_rdev), minor(st.st_rdev)));
 	return 0;
 }
 
 int qos_device_name(uint32_t id, char *buf, size_t len)
 {
-	char path[64], target[PATH_MAX];
-	const char *base;
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", kdev_major(id),
-		 kdev_minor(id));
-	n = readlink(path, target, sizeof(target) - 1);
-	if (n <= 0)
-		return -ENODEV;
-	target[n] = '\0';
-	base = strrchr(target, '/');
-	base = base ? base + 1 : target;
-	if (!*base || strlen(base) >= len)
-		return -ENODEV;
-	memcpy(buf, base, strlen(base) + 1);
-	return 0;
+	return sysfs_link_name(SYSFS_ROOT, buf, len, "dev/block/%u:%u",
+			       kdev_major(id), kdev_minor(id)) ? -ENODEV : 0;
 }
 
 /* DEVICE on the command line; a usage error when it names nothing. */
@@ -304,8 +329,22 @@ struct dev_conf {
 	uint32_t id;
 	uint64_t capacity;
 	uint32_t write_cost, io_cost;
-	bool has_capacity, has_write_cost, has_io_cost;
+	bool has_capacity, has_write_cost, has_io_cost, has_stripe;
+	struct stripe stripe;
 };
+
+int qos_stripe_put(struct nl_msg *msg, const struct stripe *s)
+{
+	unsigned int i;
+
+	if (nla_put_u32(msg, NVMET_QOS_A_DEV_STRIPE_CHUNK, s->chunk) < 0)
+		return -ENOMEM;
+	for (i = 0; i < s->n; i++)
+		if (nla_put_u32(msg, NVMET_QOS_A_DEV_STRIPE_MEMBER,
+				s->members[i]) < 0)
+			return -ENOMEM;
+	return 0;
+}
 
 static int dev_put_conf(struct nl_msg *msg, const void *arg)
 {
@@ -317,17 +356,19 @@ static int dev_put_conf(struct nl_msg *msg, const void *arg)
 	    (c->has_write_cost &&
 	     nla_put_u32(msg, NVMET_QOS_A_DEV_WRITE_COST, c->write_cost) < 0) ||
 	    (c->has_io_cost &&
-	     nla_put_u32(msg, NVMET_QOS_A_DEV_IO_COST, c->io_cost) < 0))
+	     nla_put_u32(msg, NVMET_QOS_A_DEV_IO_COST, c->io_cost) < 0) ||
+	    (c->has_stripe && qos_stripe_put(msg, &c->stripe)))
 		return -ENOMEM;
 	return 0;
 }
 
-enum { OPT_CAPACITY = 256, OPT_WRITE_COST, OPT_IO_COST };
+enum { OPT_CAPACITY = 256, OPT_WRITE_COST, OPT_IO_COST, OPT_STRIPE };
 
 static const struct option set_longopts[] = {
 	{ "capacity",	required_argument, NULL, OPT_CAPACITY },
 	{ "write-cost",	required_argument, NULL, OPT_WRITE_COST },
 	{ "io-cost",	required_argument, NULL, OPT_IO_COST },
+	{ "stripe",	required_argument, NULL, OPT_STRIPE },
 	{ "help",	no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -365,9 +406,31 @@ static void dev_conf_values(struct dev_conf *c, const char *capacity,
 	}
 }
 
+/*
+ * --stripe of device c->id, read from sysfs and checked before anything is
+ * sent: a stripe the kernel took wrong would count requests on the wrong
+ * drives without a word.
+ */
+static void dev_conf_stripe(struct dev_conf *c, const char *arg)
+{
+	static const struct stripe_env env = {
+		.sysfs = SYSFS_ROOT,
+		.resolve = qos_device_resolve,
+	};
+	char why[320];
+
+	if (stripe_parse(&env, arg, c->id, &c->stripe, why, sizeof(why))) {
+		if (!strcmp(arg, "auto"))
+			usage_error("--stripe auto: %s", why);
+		usage_error("invalid --stripe '%s': %s", arg, why);
+	}
+	c->has_stripe = true;
+}
+
 int cmd_device_set(const struct cmd *cmd, int argc, char **argv)
 {
 	const char *capacity = NULL, *write_cost = NULL, *io_cost = NULL;
+	const char *stripe = NULL;
 	struct dev_conf conf = { 0 };
 	const char *arg;
 	char what[DEV_NAME_MAX + 16];
@@ -380,13 +443,17 @@ int cmd_device_set(const struct cmd *cmd, int argc, char **argv)
 			write_cost = optarg;
 		else if (c == OPT_IO_COST)
 			io_cost = optarg;
+		else if (c == OPT_STRIPE)
+			stripe = optarg;
 	}
 	arg = cmd_operand(cmd, argc, argv, "DEVICE");
 	cmd_max_operands(cmd, argc, argv, 0);
 	dev_conf_values(&conf, capacity, write_cost, io_cost);
-	if (!capacity && !write_cost && !io_cost)
+	if (!capacity && !write_cost && !io_cost && !stripe)
 		usage_error("device set: nothing to change, give at least one option (see 'nvmet-qos device set --help')");
 	conf.id = arg_device(arg);
+	if (stripe)
+		dev_conf_stripe(&conf, stripe);
 	snprintf(what, sizeof(what), "device %u:%u", kdev_major(conf.id),
 		 kdev_minor(conf.id));
 	return qos_obj_change(NVMET_QOS_CMD_DEV_SET, &dev_set, dev_put_conf,

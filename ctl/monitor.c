@@ -256,21 +256,27 @@ static const struct event_kind *kind_of(uint8_t cmd)
 	return NULL;
 }
 
-/* @gnlh's attributes parsed against @policy, or NULL with errno set. */
-static struct nlattr **parse_attrs(struct genlmsghdr *gnlh, int maxtype,
-				   const struct nla_policy *policy)
-{
-	struct nlattr **tb = calloc(maxtype + 1, sizeof(*tb));
+/* Only parsed: no request goes out with it that a name would explain. */
+static const struct qos_attr_set ctrl_set = {
+	.policy = ctrl_policy,
+	.maxtype = NVMET_QOS_A_CTRL_MAX,
+};
 
-	if (tb && nla_parse(tb, maxtype, genlmsg_attrdata(gnlh, 0),
-			    genlmsg_attrlen(gnlh, 0),
-			    (struct nla_policy *)policy) < 0) {
-		free(tb);
+/* @gnlh's attributes parsed against @set, or NULL with errno set. */
+static struct nlattr **parse_attrs(struct genlmsghdr *gnlh,
+				   const struct qos_attr_set *set)
+{
+	struct nlattr **tb = qos_nla_alloc(set);
+
+	if (!tb) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (qos_nla_parse(tb, set, gnlh) < 0) {
+		qos_nla_free(tb);
 		errno = EBADMSG;
 		return NULL;
 	}
-	if (!tb)
-		errno = ENOMEM;
 	return tb;
 }
 
@@ -286,13 +292,11 @@ static int show_event(const struct monitor *m, struct genlmsghdr *gnlh)
 		printf(m->json ? ",\"cmd\":%u}" : " cmd=%u", gnlh->cmd);
 		return 0;
 	}
-	tb = k->obj ? parse_attrs(gnlh, k->obj->set->maxtype,
-				  k->obj->set->policy)
-		    : parse_attrs(gnlh, NVMET_QOS_A_CTRL_MAX, ctrl_policy);
+	tb = parse_attrs(gnlh, k->obj ? k->obj->set : &ctrl_set);
 	if (!tb)
 		return -errno;
 	err = k->obj ? print_obj(m, k, tb) : print_ctrl(m, k, tb);
-	free(tb);
+	qos_nla_free(tb);
 	return err;
 }
 

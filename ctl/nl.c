@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,60 @@ static void set_local(struct qos_nl_status *st, int err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(st->msg, sizeof(st->msg), fmt, ap);
 	va_end(ap);
+}
+
+/* A table of qos_nla_alloc(): what it was parsed from, then tb itself. */
+struct nla_table {
+	struct nlattr *head;
+	int len;
+	struct nlattr *tb[];
+};
+
+static struct nla_table *table_of(struct nlattr **tb)
+{
+	return (struct nla_table *)((char *)tb - offsetof(struct nla_table, tb));
+}
+
+struct nlattr **qos_nla_alloc(const struct qos_attr_set *set)
+{
+	struct nla_table *t;
+
+	t = calloc(1, sizeof(*t) + (set->maxtype + 1) * sizeof(t->tb[0]));
+	return t ? t->tb : NULL;
+}
+
+void qos_nla_free(struct nlattr **tb)
+{
+	if (tb)
+		free(table_of(tb));
+}
+
+int qos_nla_parse(struct nlattr **tb, const struct qos_attr_set *set,
+		  struct genlmsghdr *gnlh)
+{
+	struct nla_table *t = table_of(tb);
+
+	t->head = genlmsg_attrdata(gnlh, 0);
+	t->len = genlmsg_attrlen(gnlh, 0);
+	return nla_parse(tb, set->maxtype, t->head, t->len, set->policy);
+}
+
+size_t qos_nla_u32s(struct nlattr **tb, int type, uint32_t *out, size_t max)
+{
+	struct nla_table *t = table_of(tb);
+	struct nlattr *nla;
+	size_t n = 0;
+	int rem;
+
+	/* nla_parse() checked each against the policy: 4 bytes. */
+	nla_for_each_attr(nla, t->head, t->len, rem) {
+		if (nla_type(nla) != type)
+			continue;
+		if (n < max)
+			out[n] = nla_get_u32(nla);
+		n++;
+	}
+	return n;
 }
 
 uint64_t qos_nla_uint(const struct nlattr *nla)
@@ -282,8 +337,7 @@ static int on_valid(struct nl_msg *msg, void *arg)
 		return NL_STOP;
 	}
 	gnlh = nlmsg_data(nlh);
-	err = nla_parse(req->tb, set->maxtype, genlmsg_attrdata(gnlh, 0),
-			genlmsg_attrlen(gnlh, 0), set->policy);
+	err = qos_nla_parse(req->tb, set, gnlh);
 	if (err < 0) {
 		set_local(req->st, -EBADMSG,
 			  "malformed reply from the kernel: %s",
@@ -315,7 +369,7 @@ int qos_nl_exec(struct qos_nl *nl, struct nl_msg *msg,
 	st->bad_attr = -1;
 	st->miss_attr = -1;
 
-	req.tb = calloc(set->maxtype + 1, sizeof(*req.tb));
+	req.tb = qos_nla_alloc(set);
 	cb = nl_cb_alloc(NL_CB_DEFAULT);
 	if (!req.tb || !cb) {
 		set_local(st, -ENOMEM, "%s", strerror(ENOMEM));
@@ -348,7 +402,7 @@ int qos_nl_exec(struct qos_nl *nl, struct nl_msg *msg,
 
 out:
 	nl_cb_put(cb);
-	free(req.tb);
+	qos_nla_free(req.tb);
 	nlmsg_free(msg);
 	return st->err;
 }

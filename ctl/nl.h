@@ -44,6 +44,26 @@ struct qos_nl_status {
 	int miss_attr;		/* attribute the kernel missed, or -1 */
 };
 
+/*
+ * Tables of parsed attributes, tb[type] NULL when absent, as every
+ * qos_reply_fn gets them. nla_parse() leaves in tb[type] the last of the
+ * attributes of a type the kernel repeats (multi-attr), so a table also
+ * keeps the attributes it was parsed from, for qos_nla_u32s().
+ */
+struct genlmsghdr;
+/* A table for @set, NULL when out of memory; free it with qos_nla_free(). */
+struct nlattr **qos_nla_alloc(const struct qos_attr_set *set);
+void qos_nla_free(struct nlattr **tb);
+/* @gnlh's attributes into @tb; 0 or a negative libnl error. */
+int qos_nla_parse(struct nlattr **tb, const struct qos_attr_set *set,
+		  struct genlmsghdr *gnlh);
+/*
+ * Every u32 attribute of type @type that @tb was parsed from, in order,
+ * the first @max into @out. Returns how many there are, which may be
+ * more than @max.
+ */
+size_t qos_nla_u32s(struct nlattr **tb, int type, uint32_t *out, size_t max);
+
 /* Value of an integer attribute of 1, 2, 4 or 8 bytes (policy-checked). */
 uint64_t qos_nla_uint(const struct nlattr *nla);
 

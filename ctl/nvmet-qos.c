@@ -166,7 +166,7 @@ static const struct cmd cmds[] = {
 	{
 		.object = "device", .verb = "set", .run = cmd_device_set,
 		.args = "DEVICE OPTION...",
-		.summary = "set a device's cost model or capacity hint",
+		.summary = "set a device's cost model, capacity hint or stripe",
 		.options =
 			"      --capacity RATE    the device's capacity in bytes of reads per\n"
 			"                         second; the engine dispatches no more and keeps\n"
@@ -175,6 +175,10 @@ static const struct cmd cmds[] = {
 			"                         10-1000 (default 200)\n"
 			"      --io-cost SIZE     fixed cost of every I/O in bytes, at most 1Mi\n"
 			"                         (default 4096)\n"
+			"      --stripe STRIPE    DEVICE stripes chunks over drives (RAID0):\n"
+			"                         auto reads an md RAID0's chunk and members\n"
+			"                         from sysfs; CHUNK:MEMBER,MEMBER,... gives them\n"
+			"                         (dm-stripe); none: not striped (the default)\n"
 			"  -h, --help             show this help\n"
 			"\n"
 			"DEVICE is a block device name (nvme0n1), MAJOR:MINOR, a device node\n"
@@ -184,7 +188,16 @@ static const struct cmd cmds[] = {
 			"K, M, G and T are powers of 1000, Ki, Mi, Gi and Ti powers of 1024.\n"
 			"A request costs its size (times PCT/100 for a write) plus the I/O\n"
 			"cost; a new cost model applies to requests that arrive after it.\n"
-			"At least one option is required; what is not given stays as it is.\n",
+			"At least one option is required; what is not given stays as it is.\n"
+			"\n"
+			"md has no tags of its own. Told the stripe, the engine counts each\n"
+			"request on the drives its range spans, and a latency class keeps\n"
+			"its tags on every drive. Give it after assembling the array and\n"
+			"after replacing a member. CHUNK is bytes, a multiple of 512 up to\n"
+			"1Gi; its K, M and G are powers of 1024, as md writes chunks (64k =\n"
+			"65536). MEMBERs are given as DEVICE is, 2 to 16, in the array's\n"
+			"order (md's rd0, rd1, ...). auto refuses members of unequal sizes:\n"
+			"md lays such an array out in zones, which a stripe does not follow.\n",
 	},
 	{
 		.object = "stats", .verb = "", .run = cmd_stats,

@@ -94,6 +94,20 @@ int qos_device_resolve(const char *arg, uint32_t *id, char *why,
  */
 int qos_device_name(uint32_t id, char *buf, size_t len);
 
+/* qos_device_name(), or MAJOR:MINOR where sysfs has no name for @id. */
+void qos_device_label(uint32_t id, char *buf, size_t len);
+
+/*
+ * The stripe of a device reply into @s, *@have false (and @s zero) from
+ * a module older than stripes. -EBADMSG for more members than a stripe
+ * has.
+ */
+struct stripe;
+int qos_stripe_from_attrs(struct nlattr **tb, struct stripe *s, bool *have);
+
+/* @s as dev-set's stripe-chunk and stripe-members; -ENOMEM if not. */
+int qos_stripe_put(struct nl_msg *msg, const struct stripe *s);
+
 /* The name and share of every class (class.c), for "stats". */
 struct class_share {
 	char name[32];

@@ -218,9 +218,8 @@ static int prefix_exp(char c)
  * "Mb") are refused: taking them as mega or bytes would silently be off by
  * a factor of a million or eight.
  */
-static int parse_suffix(const char *p, uint64_t *mult)
+static int parse_suffix(const char *p, uint64_t base, uint64_t *mult)
 {
-	uint64_t base = 1000;
 	int exp;
 
 	*mult = 1;
@@ -267,7 +266,8 @@ static int scale_fraction(const char *start, const char *end, uint64_t mult,
 	return 0;
 }
 
-int parse_size(const char *s, uint64_t *out)
+/* parse_size() with K, M, G and T powers of @base unless followed by 'i'. */
+static int parse_size_base(const char *s, uint64_t base, uint64_t *out)
 {
 	const char *p = s, *frac = NULL, *frac_end = NULL;
 	uint64_t val = 0, mult, part = 0;
@@ -297,7 +297,7 @@ int parse_size(const char *s, uint64_t *out)
 			return -EINVAL;
 	}
 
-	err = parse_suffix(p, &mult);
+	err = parse_suffix(p, base, &mult);
 	if (err)
 		return err;
 
@@ -316,6 +316,16 @@ int parse_size(const char *s, uint64_t *out)
 
 	*out = val;
 	return 0;
+}
+
+int parse_size(const char *s, uint64_t *out)
+{
+	return parse_size_base(s, 1000, out);
+}
+
+int parse_chunk(const char *s, uint64_t *out)
+{
+	return parse_size_base(s, 1024, out);
 }
 
 int parse_count(const char *s, uint64_t *out)
@@ -485,6 +495,26 @@ size_t fmt_human(char *dst, size_t size, uint64_t v)
 		sb_putc(&sb, '0' + t % 10);
 	}
 	sb_putc(&sb, suffix[i]);
+	return sb_finish(&sb);
+}
+
+size_t fmt_binary(char *dst, size_t size, uint64_t v)
+{
+	static const char suffix[] = "KMGTPE";
+	struct sbuf sb = { .buf = dst, .size = size };
+	char num[24];
+	int i = -1;
+
+	while (i < (int)sizeof(suffix) - 2 && v && v % 1024 == 0) {
+		v /= 1024;
+		i++;
+	}
+	fmt_u64(num, sizeof(num), v);
+	sb_puts(&sb, num);
+	if (i >= 0) {
+		sb_putc(&sb, suffix[i]);
+		sb_putc(&sb, 'i');
+	}
 	return sb_finish(&sb);
 }
 

@@ -47,6 +47,15 @@ int parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 int parse_size(const char *s, uint64_t *out);
 
 /*
+ * A stripe's chunk: parse_size(), but K (or k), M, G and T are powers of
+ * 1024 too, as md ("512k chunks" in /proc/mdstat) and mdadm --chunk
+ * write chunks. Taken as powers of 1000, "64k" would be 64000 bytes, a
+ * multiple of 512 the kernel takes, and most requests would be counted
+ * on the wrong drive.
+ */
+int parse_chunk(const char *s, uint64_t *out);
+
+/*
  * A count such as an I/O rate: parse_size() without 'B' or the binary
  * prefixes, so "5000", "5K" and "1.5M" are fine but "4KiB" is not.
  */
@@ -110,6 +119,12 @@ size_t fmt_u64(char *dst, size_t size, uint64_t v);
  * 1000 the plain number.
  */
 size_t fmt_human(char *dst, size_t size, uint64_t v);
+
+/*
+ * @v exactly, in the largest power of 1024 that divides it: "64Ki",
+ * "1Mi", "1536"; what parse_chunk() and parse_size() read back.
+ */
+size_t fmt_binary(char *dst, size_t size, uint64_t v);
 
 /*
  * Quantile @q (0 < q <= 1) of a log2 latency histogram of @n buckets as the

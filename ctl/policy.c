@@ -69,10 +69,33 @@ bool pol_class_equal(const struct pol_class *a, const struct pol_class *b)
 	       a->auth == b->auth;
 }
 
-bool pol_dev_equal(const struct pol_dev *a, const struct pol_dev *b)
+static bool pol_dev_cost_equal(const struct pol_dev *a,
+			       const struct pol_dev *b)
 {
-	return a->id == b->id && a->write_cost == b->write_cost &&
-	       a->io_cost == b->io_cost && a->capacity == b->capacity;
+	return a->write_cost == b->write_cost && a->io_cost == b->io_cost &&
+	       a->capacity == b->capacity;
+}
+
+bool pol_dev_satisfies(const struct pol_dev *now, const struct pol_dev *want)
+{
+	/* A device of a module older than stripes has none. */
+	static const struct stripe none;
+
+	return now->id == want->id && pol_dev_cost_equal(now, want) &&
+	       (!want->has_stripe ||
+		stripe_equal(now->has_stripe ? &now->stripe : &none,
+			     &want->stripe));
+}
+
+bool pol_dev_reset(const struct pol_dev *now, const struct policy *want,
+		   struct pol_dev *out)
+{
+	pol_dev_init(out, now->name);
+	out->id = now->id;
+	/* Only a stripe there: a module older than stripes takes none. */
+	out->has_stripe = want->all_stripes && now->has_stripe &&
+			  now->stripe.chunk;
+	return !pol_dev_satisfies(now, out);
 }
 
 bool pol_class_is_default(const struct pol_class *c)
@@ -92,7 +115,8 @@ bool pol_host_is_default(const struct pol_host *h)
 bool pol_dev_is_default(const struct pol_dev *d)
 {
 	return d->write_cost == POLICY_WRITE_COST_DEFAULT &&
-	       d->io_cost == POLICY_IO_COST_DEFAULT && !d->capacity;
+	       d->io_cost == POLICY_IO_COST_DEFAULT && !d->capacity &&
+	       !(d->has_stripe && d->stripe.chunk);
 }
 
 void policy_free(struct policy *p)
@@ -105,25 +129,35 @@ void policy_free(struct policy *p)
 
 /* ---- Reading values ----------------------------------------------------- */
 
-enum num_kind { NUM_PLAIN, NUM_BYTES, NUM_COUNT };
+enum num_kind { NUM_PLAIN, NUM_BYTES, NUM_COUNT, NUM_CHUNK };
+
+static const char *const num_want[] = {
+	[NUM_PLAIN] = "an integer",
+	[NUM_BYTES] = "an integer or a string such as \"2G\" or \"64Ki\"",
+	[NUM_COUNT] = "an integer or a string such as \"5K\"",
+	[NUM_CHUNK] = "an integer or a string such as \"512k\"",
+};
+
+static int (*const num_parse[])(const char *s, uint64_t *out) = {
+	[NUM_BYTES] = parse_size,
+	[NUM_COUNT] = parse_count,
+	[NUM_CHUNK] = parse_chunk,
+};
 
 /*
  * An integer in [@min, @max]. Byte amounts may also be strings with units
- * ("2G", "64Ki") and counts strings such as "5K", as on the command line.
+ * ("2G", "64Ki"), counts strings such as "5K" and chunks strings such as
+ * "512k" (powers of 1024), as on the command line.
  */
 static int get_uint(struct ctx *x, const struct json *j, enum num_kind kind,
 		    uint64_t min, uint64_t max, uint64_t *out)
 {
-	const char *want = kind == NUM_BYTES ?
-		"an integer or a string such as \"2G\" or \"64Ki\"" :
-		kind == NUM_COUNT ? "an integer or a string such as \"5K\"" :
-		"an integer";
+	const char *want = num_want[kind];
 	uint64_t v;
 	int err;
 
 	if (j->type == JSON_STRING && kind != NUM_PLAIN) {
-		err = kind == NUM_BYTES ? parse_size(j->text, &v) :
-					  parse_count(j->text, &v);
+		err = num_parse[kind](j->text, &v);
 		if (err == -EINVAL)
 			return bad(x, j, j->key, "want %s, got \"%s\"", want,
 				   j->text);
@@ -323,11 +357,85 @@ static int host_parse(struct ctx *x, const struct json *j, struct pol_host *h)
 	return 0;
 }
 
-enum { D_NAME, D_WRITE_COST, D_IO_COST, D_CAPACITY, D_NKEYS };
+enum { D_NAME, D_WRITE_COST, D_IO_COST, D_CAPACITY, D_STRIPE_CHUNK,
+       D_STRIPE_MEMBERS, D_NKEYS };
 
 static const char *const dev_keys[] = {
-	"name", "write_cost", "io_cost", "capacity", NULL
+	"name", "write_cost", "io_cost", "capacity", "stripe_chunk",
+	"stripe_members", NULL
 };
+
+/* A device's name or a stripe member's: names survive a reboot, paths may not. */
+static int dev_name_check(struct ctx *x, const struct json *j,
+			  const char *field, const char *name)
+{
+	if (!name[0] || strchr(name, '/'))
+		return bad(x, j, field,
+			   "want a block device name such as nvme0n1, or MAJOR:MINOR");
+	return 0;
+}
+
+/* "stripe_members": device names, in the array's order, into @d. */
+static int dev_members_parse(struct ctx *x, const struct json *arr,
+			     struct pol_dev *d)
+{
+	const struct json *item;
+	char field[40], why[128];
+	size_t i;
+
+	if (arr->type != JSON_ARRAY)
+		return bad(x, arr, "stripe_members",
+			   "want an array of device names, got %s",
+			   json_type_name(arr->type));
+	if (stripe_check_count(arr->n, why, sizeof(why)))
+		return bad(x, arr, "stripe_members", "%s", why);
+	for (i = 0; i < arr->n; i++) {
+		item = &arr->items[i];
+		snprintf(field, sizeof(field), "stripe_members[%zu]", i);
+		if (item->type != JSON_STRING)
+			return bad(x, item, field, "want a string, got %s",
+				   json_type_name(item->type));
+		if (strlen(item->text) >= sizeof(d->members[i]))
+			return bad(x, item, field, "longer than %zu bytes",
+				   sizeof(d->members[i]) - 1);
+		if (dev_name_check(x, item, field, item->text))
+			return -1;
+		strcpy(d->members[i], item->text);
+	}
+	d->nr_members = (unsigned int)arr->n;
+	return 0;
+}
+
+/*
+ * "stripe_chunk" (0: not striped) and, with a chunk, "stripe_members".
+ * A device without them keeps the stripe it has: files saved before
+ * stripes say nothing of them.
+ */
+static int dev_stripe_parse(struct ctx *x, const struct json *j,
+			    const struct json **m, struct pol_dev *d)
+{
+	const struct json *arr = m[D_STRIPE_MEMBERS];
+	char why[128];
+	uint64_t chunk;
+
+	if (!m[D_STRIPE_CHUNK])
+		return arr ? bad(x, arr, "stripe_members",
+				 "members need a stripe_chunk") : 0;
+	if (get_uint(x, m[D_STRIPE_CHUNK], NUM_CHUNK, 0,
+		     NVMET_QOS_STRIPE_CHUNK_MAX, &chunk))
+		return -1;
+	d->has_stripe = true;
+	d->stripe.chunk = (uint32_t)chunk;
+	if (!chunk)
+		return arr && (arr->type != JSON_ARRAY || arr->n) ?
+		       bad(x, arr, "stripe_members",
+			   "members with stripe_chunk 0, which is no stripe") : 0;
+	if (stripe_check_chunk(chunk, why, sizeof(why)))
+		return bad(x, m[D_STRIPE_CHUNK], "stripe_chunk", "%s", why);
+	if (require(x, j, arr, "stripe_members"))
+		return -1;
+	return dev_members_parse(x, arr, d);
+}
 
 static int dev_parse(struct ctx *x, const struct json *j, struct pol_dev *d)
 {
@@ -339,11 +447,9 @@ static int dev_parse(struct ctx *x, const struct json *j, struct pol_dev *d)
 		return -1;
 	pol_dev_init(d, "");
 	d->line = j->line;
-	if (get_str(x, m[D_NAME], d->name, sizeof(d->name)))
+	if (get_str(x, m[D_NAME], d->name, sizeof(d->name)) ||
+	    dev_name_check(x, m[D_NAME], "name", d->name))
 		return -1;
-	if (!d->name[0] || strchr(d->name, '/'))
-		return bad(x, m[D_NAME], "name",
-			   "want a block device name such as nvme0n1, or MAJOR:MINOR");
 	if (m[D_WRITE_COST] &&
 	    get_u32(x, m[D_WRITE_COST], NVMET_QOS_WRITE_COST_MIN,
 		    NVMET_QOS_WRITE_COST_MAX, &d->write_cost))
@@ -361,7 +467,7 @@ static int dev_parse(struct ctx *x, const struct json *j, struct pol_dev *d)
 	if (d->capacity && d->capacity < NVMET_QOS_CAPACITY_MIN)
 		return bad(x, m[D_CAPACITY], "capacity",
 			   "below the smallest hint, 1M (use 0 for none)");
-	return 0;
+	return dev_stripe_parse(x, j, m, d);
 }
 
 /* ---- The file ----------------------------------------------------------- */
@@ -587,6 +693,22 @@ static int host_print(FILE *f, const struct pol_host *h, bool last)
 	return 0;
 }
 
+/* Only for a striped device: a file that has none reads on any kernel. */
+static int stripe_print(FILE *f, const struct pol_dev *d)
+{
+	unsigned int i;
+
+	print_u64(f, "stripe_chunk", d->stripe.chunk, ",\n");
+	fputs("      \"stripe_members\": [", f);
+	for (i = 0; i < d->nr_members; i++) {
+		fputs(i ? ", " : "", f);
+		if (json_print_str(f, d->members[i]))
+			return -1;
+	}
+	fputs("]\n", f);
+	return 0;
+}
+
 static int dev_print(FILE *f, const struct pol_dev *d, bool last)
 {
 	fputs("    {\n", f);
@@ -594,7 +716,10 @@ static int dev_print(FILE *f, const struct pol_dev *d, bool last)
 		return -1;
 	print_u64(f, "write_cost", d->write_cost, ",\n");
 	print_u64(f, "io_cost", d->io_cost, ",\n");
-	print_u64(f, "capacity", d->capacity, "\n");
+	print_u64(f, "capacity", d->capacity,
+		  d->has_stripe && d->stripe.chunk ? ",\n" : "\n");
+	if (d->has_stripe && d->stripe.chunk && stripe_print(f, d))
+		return -1;
 	fprintf(f, "    }%s\n", last ? "" : ",");
 	return 0;
 }

@@ -13,6 +13,7 @@
 
 #include "nvmet_qos.h"
 #include "nvmet-qos.h"
+#include "stripe.h"
 
 #define POLICY_VERSION		1
 #define POLICY_DEV_NAME_MAX	64	/* a block device name, or MAJOR:MINOR */
@@ -44,12 +45,28 @@ struct pol_dev {
 	uint32_t id;		/* dev_t, kdev_make(); set by the caller */
 	uint32_t write_cost, io_cost;
 	uint64_t capacity;
+	/*
+	 * The stripe, where the file (or the kernel) gives one: without it
+	 * the device's stripe is left as it is. Members by name, which is
+	 * what survives a reboot; stripe.members and stripe.n are set by
+	 * the caller, as @id is.
+	 */
+	bool has_stripe;
+	struct stripe stripe;
+	unsigned int nr_members;
+	char members[NVMET_QOS_STRIPE_MEMBERS_MAX][POLICY_DEV_NAME_MAX];
 	int line;
 };
 
 /* Vectors of the structs above; the default class is always classes[0]. */
 struct policy {
 	struct vec classes, hosts, devs;
+	/*
+	 * Read from the kernel, which gives every device's stripe: a device
+	 * it lacks is not striped. A file that lacks a device leaves its
+	 * stripe alone.
+	 */
+	bool all_stripes;
 };
 
 static inline struct pol_class *pol_class_at(const struct policy *p, size_t i)
@@ -85,7 +102,20 @@ bool pol_host_is_default(const struct pol_host *h);
 bool pol_dev_is_default(const struct pol_dev *d);
 
 bool pol_class_equal(const struct pol_class *a, const struct pol_class *b);
-bool pol_dev_equal(const struct pol_dev *a, const struct pol_dev *b);
+
+/*
+ * Whether device @now, as the kernel has it, is already as @want says:
+ * the same cost model and, where @want gives one, the same stripe.
+ */
+bool pol_dev_satisfies(const struct pol_dev *now, const struct pol_dev *want);
+
+/*
+ * What device @now goes back to when policy @want lacks it: the default
+ * cost model, and no stripe if @want says every device's. False when
+ * @now is that already.
+ */
+bool pol_dev_reset(const struct pol_dev *now, const struct policy *want,
+		   struct pol_dev *out);
 
 /*
  * Check the text of a policy file and fill @p (empty before). Everything

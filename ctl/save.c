@@ -30,6 +30,7 @@
 #include "obj.h"
 #include "parse.h"
 #include "policy.h"
+#include "stripe.h"
 
 /* Policy files are small; this only stops a wrong path such as a disk. */
 #define POLICY_FILE_MAX	(16 << 20)
@@ -87,7 +88,24 @@ static int host_reply(struct nlattr **tb, void *arg)
 	return 0;
 }
 
-/* Likewise devices with the default cost model and no capacity hint. */
+/* The stripe of a reply, its members by the names that survive a reboot. */
+static int dev_reply_stripe(struct nlattr **tb, struct pol_dev *d)
+{
+	unsigned int i;
+
+	if (qos_stripe_from_attrs(tb, &d->stripe, &d->has_stripe))
+		return -EBADMSG;
+	d->nr_members = d->stripe.n;
+	for (i = 0; i < d->stripe.n; i++)
+		qos_device_label(d->stripe.members[i], d->members[i],
+				 sizeof(d->members[i]));
+	return 0;
+}
+
+/*
+ * Likewise devices with the default cost model, no capacity hint and no
+ * stripe.
+ */
 static int dev_reply(struct nlattr **tb, void *arg)
 {
 	struct policy *p = arg;
@@ -112,6 +130,8 @@ static int dev_reply(struct nlattr **tb, void *arg)
 					d.write_cost);
 	d.io_cost = (uint32_t)u64_or(tb[NVMET_QOS_A_DEV_IO_COST], d.io_cost);
 	d.capacity = u64_or(tb[NVMET_QOS_A_DEV_CAPACITY], 0);
+	if (dev_reply_stripe(tb, &d))
+		return -EBADMSG;
 	if (pol_dev_is_default(&d))
 		return 0;
 	slot = vec_push(&p->devs, sizeof(d));
@@ -151,6 +171,7 @@ static int policy_read(struct qos_nl *nl, struct policy *p)
 	struct qos_nl_status st;
 	size_t i;
 
+	p->all_stripes = true;
 	for (i = 0; i < ARRAY_SIZE(parts); i++) {
 		if (qos_nl_dump(nl, parts[i].obj->get_cmd, parts[i].obj->set,
 				parts[i].fn, parts[i].restart, p, &st)) {
@@ -256,6 +277,7 @@ static struct nl_msg *host_msg(struct applier *a, uint8_t cmd,
 	return msg;
 }
 
+/* The stripe only where @d gives one, so that others keep theirs. */
 static struct nl_msg *dev_msg(struct applier *a, const struct pol_dev *d)
 {
 	struct nl_msg *msg = qos_nl_msg(a->nl, NVMET_QOS_CMD_DEV_SET, 0);
@@ -265,7 +287,8 @@ static struct nl_msg *dev_msg(struct applier *a, const struct pol_dev *d)
 	if (nla_put_u32(msg, NVMET_QOS_A_DEV_ID, d->id) < 0 ||
 	    nla_put_u32(msg, NVMET_QOS_A_DEV_WRITE_COST, d->write_cost) < 0 ||
 	    nla_put_u32(msg, NVMET_QOS_A_DEV_IO_COST, d->io_cost) < 0 ||
-	    nla_put_u64(msg, NVMET_QOS_A_DEV_CAPACITY, d->capacity) < 0) {
+	    nla_put_u64(msg, NVMET_QOS_A_DEV_CAPACITY, d->capacity) < 0 ||
+	    (d->has_stripe && qos_stripe_put(msg, &d->stripe))) {
 		nlmsg_free(msg);
 		return NULL;
 	}
@@ -360,7 +383,7 @@ static int apply_hosts(struct applier *a, const struct policy *cur,
 	return 0;
 }
 
-/* Devices @want lacks go back to the defaults. */
+/* Devices @want lacks go back to the defaults (see pol_dev_reset()). */
 static int apply_devs(struct applier *a, const struct policy *cur,
 		      const struct policy *want)
 {
@@ -372,7 +395,7 @@ static int apply_devs(struct applier *a, const struct policy *cur,
 	for (i = 0; i < want->devs.n; i++) {
 		d = pol_dev_at(want, i);
 		old = find_dev(cur, d->id);
-		if (old ? pol_dev_equal(old, d) : pol_dev_is_default(d))
+		if (old ? pol_dev_satisfies(old, d) : pol_dev_is_default(d))
 			continue;
 		err = change(a, dev_msg(a, d), &qos_dev_obj, d->line,
 			     "set device %s (%u:%u)", d->name,
@@ -382,10 +405,8 @@ static int apply_devs(struct applier *a, const struct policy *cur,
 	}
 	for (i = 0; i < cur->devs.n; i++) {
 		d = pol_dev_at(cur, i);
-		if (find_dev(want, d->id))
+		if (find_dev(want, d->id) || !pol_dev_reset(d, want, &dflt))
 			continue;
-		pol_dev_init(&dflt, d->name);
-		dflt.id = d->id;
 		err = change(a, dev_msg(a, &dflt), &qos_dev_obj, 0,
 			     "reset device %s (%u:%u) to the defaults", d->name,
 			     kdev_major(d->id), kdev_minor(d->id));
@@ -465,6 +486,25 @@ out:
 	return buf;
 }
 
+/* A device's stripe members, by name, to the device numbers of their disks. */
+static int resolve_members(const char *file, size_t i, struct pol_dev *d)
+{
+	char why[200];
+	unsigned int k;
+	uint32_t id;
+
+	d->stripe.n = 0;
+	for (k = 0; k < d->nr_members; k++) {
+		if (qos_device_resolve(d->members[k], &id, why, sizeof(why)) ||
+		    stripe_add_member(&d->stripe, d->id, id, why, sizeof(why))) {
+			fprintf(stderr, "nvmet-qos: %s:%d: devices[%zu].stripe_members[%u]: %s\n",
+				file, d->line, i, k, why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Device names to device numbers; two names of one disk are an error. */
 static int resolve_devices(const char *file, struct policy *p)
 {
@@ -480,6 +520,8 @@ static int resolve_devices(const char *file, struct policy *p)
 				file, d->line, i, why);
 			return -1;
 		}
+		if (resolve_members(file, i, d))
+			return -1;
 		other = find_dev(p, d->id);
 		if (other != d) {
 			fprintf(stderr, "nvmet-qos: %s:%d: devices[%zu].name: \"%s\" is the same device as \"%s\" on line %d\n",

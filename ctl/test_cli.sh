@@ -188,6 +188,27 @@ run device_set_no_such	2 err "^nvmet-qos: no block device named 'nosuchdisk0'" d
 run device_set_bad_num	2 err "^nvmet-qos: no block device named '8:x'" device set 8:x --io-cost 0
 run device_set_bad_path	2 err "^nvmet-qos: cannot use '/nonexistent/x': No such file" device set /nonexistent/x --io-cost 0
 
+# --stripe: refused before anything is sent. Devices of major 4000 are
+# nowhere, so their numbers resolve to themselves and name no md array;
+# md's sysfs itself is test_stripe's.
+m17=$(seq -s, 1 17 | sed 's/\([0-9]*\)/4000:\1/g')
+run device_set_help_stripe 0 out '--stripe STRIPE'		device set --help
+run stripe_help_wins	0 out '^Usage: nvmet-qos device set'	device set 4000:9 --stripe bogus --help
+run stripe_no_arg	2 err "^nvmet-qos: option '--stripe' needs an argument" device set 4000:9 --stripe
+run stripe_bad_form	2 err "^nvmet-qos: invalid --stripe 'bogus': want auto, none or CHUNK:MEMBER,MEMBER,..." device set 4000:9 --stripe bogus
+run stripe_chunk_garbage 2 err "^nvmet-qos: invalid --stripe '32x:4000:1,4000:2': chunk '32x' is not a size" device set 4000:9 --stripe 32x:4000:1,4000:2
+run stripe_chunk_not_512 2 err "^nvmet-qos: invalid --stripe '32000:4000:1,4000:2': a chunk of 32000 bytes is not a multiple of 512$" device set 4000:9 --stripe 32000:4000:1,4000:2
+run stripe_chunk_zero	2 err "^nvmet-qos: invalid --stripe '0:4000:1,4000:2': a chunk of 0 bytes \(--stripe none unstripes a device\)$" device set 4000:9 --stripe 0:4000:1,4000:2
+run stripe_chunk_big	2 err "^nvmet-qos: invalid --stripe '2Gi:4000:1,4000:2': a chunk of 2147483648 bytes is above the largest, 1Gi$" device set 4000:9 --stripe 2Gi:4000:1,4000:2
+run stripe_one_member	2 err "^nvmet-qos: invalid --stripe '64k:4000:1': 1 member: a stripe has 2 to 16$" device set 4000:9 --stripe 64k:4000:1
+run stripe_twice	2 err "^nvmet-qos: invalid --stripe '64k:4000:1,4000:1': member 2 is the same disk as member 1 \(4000:1\)$" device set 4000:9 --stripe 64k:4000:1,4000:1
+run stripe_empty_member	2 err "^nvmet-qos: invalid --stripe '64k:4000:1,,4000:2': member 2 is empty$" device set 4000:9 --stripe 64k:4000:1,,4000:2
+run stripe_itself	2 err "^nvmet-qos: invalid --stripe '64k:4000:1,4000:9': member 2 is the striped device itself$" device set 4000:9 --stripe 64k:4000:1,4000:9
+run stripe_no_such	2 err "^nvmet-qos: invalid --stripe '64k:4000:1,nosuchdisk0': no block device named 'nosuchdisk0'" device set 4000:9 --stripe 64k:4000:1,nosuchdisk0
+run stripe_17_members	2 err "^nvmet-qos: invalid --stripe '64k:4000:1,.*,4000:17': more than 16 members$" device set 4000:99 --stripe "64k:$m17"
+run stripe_auto_not_md	2 err "^nvmet-qos: --stripe auto: 4000:9 is not an md array; give the stripe of other devices as CHUNK:MEMBER,MEMBER,...$" device set 4000:9 --stripe auto
+run stripe_bad_device	2 err "^nvmet-qos: no block device named 'nosuchdisk0'" device set nosuchdisk0 --stripe auto
+
 # Output errors must not pass for success.
 n=$((n + 1))
 if [ ! -w /dev/full ]; then
@@ -263,6 +284,9 @@ reaches stats_filters		stats --json --class default --host nqn.2014-08.org.nvmex
 reaches monitor_json		monitor --json --count 3
 reaches device_set_all		device set 8:0 --capacity 20G --write-cost 300 --io-cost 8Ki
 reaches device_set_by_path	device set / --capacity 0
+reaches stripe_by_hand		device set 4000:9 --stripe 64k:4000:1,4000:2 --io-cost 0
+reaches stripe_16_members	device set 4000:99 --stripe "4Ki:${m17%,4000:17}"
+reaches stripe_none		device set 4000:9 --stripe none
 reaches host_assign		host assign nqn.a gold --weight 1000
 reaches host_weight		host weight nqn.a 1
 reaches cluster_show		cluster show --json
@@ -301,6 +325,22 @@ run restore_nul_byte	1 err 'nul.json: a NUL byte at offset 14, not a policy file
 echo '{"version": 1, "devices": [{"name": "nosuchdisk0"}]}' > "$tmp/nodev.json"
 run restore_unknown_device 1 err "nodev.json:1: devices\\[0\\]\\.name: no block device named 'nosuchdisk0'" \
 	restore --check "$tmp/nodev.json"
+stripe_file() { # FILE MEMBER...: device 4000:9 striped over MEMBERs
+	f=$1
+	shift
+	printf '{"version": 1, "devices": [{"name": "4000:9", "stripe_chunk": "64k",\n "stripe_members": [' > "$f"
+	printf '"%s",' "$@" | sed 's/,$//' >> "$f"
+	printf ']}]}\n' >> "$f"
+}
+stripe_file "$tmp/stripe.json" 4000:1 4000:2
+run restore_check_stripe 0 out '^valid .*stripe.json: 1 class, 0 hosts, 1 device$' \
+	restore --check "$tmp/stripe.json"
+stripe_file "$tmp/stripe2.json" 4000:1 4000:1
+run restore_stripe_twice 1 err 'stripe2.json:1: devices\[0\]\.stripe_members\[1\]: member 2 is the same disk as member 1 \(4000:1\)$' \
+	restore --check "$tmp/stripe2.json"
+stripe_file "$tmp/stripe3.json" 4000:1 nosuchdisk0
+run restore_stripe_no_such 1 err "stripe3.json:1: devices\\[0\\]\\.stripe_members\\[1\\]: no block device named 'nosuchdisk0'" \
+	restore --check "$tmp/stripe3.json"
 
 # --batch: each line as on the command line; the first failure stops it.
 printf '# help\n\n  host   --help  # trailing\n' > "$tmp/help.batch"

@@ -350,14 +350,34 @@ static const struct size_case count_cases[] = {
 	{ "count_overflow",	"18446744073709552K", -ERANGE, 0 },
 };
 
-static void test_parse_count(void)
+/* Chunks: every prefix a power of 1024, as md writes them. */
+static const struct size_case chunk_cases[] = {
+	{ "chunk_plain",	"4096",		0, 4096 },
+	{ "chunk_k",		"64k",		0, 65536 },
+	{ "chunk_K",		"512K",		0, 524288 },
+	{ "chunk_KB",		"512KB",	0, 524288 },
+	{ "chunk_Ki",		"32Ki",		0, 32768 },
+	{ "chunk_KiB",		"32KiB",	0, 32768 },
+	{ "chunk_M",		"1M",		0, 1048576 },
+	{ "chunk_half_K",	"0.5K",		0, 512 },
+	{ "chunk_G",		"1G",		0, 1073741824 },
+	{ "chunk_fraction_bytes", "1.1K",	-EINVAL, 0 },
+	{ "chunk_bits",		"64kb",		-EINVAL, 0 },
+	{ "chunk_garbage",	"64x",		-EINVAL, 0 },
+	{ "chunk_empty",	"",		-EINVAL, 0 },
+	{ "chunk_overflow",	"16777216T",	-ERANGE, 0 },
+};
+
+/* @cases through @parse, which must leave its output alone on error. */
+static void test_size_cases(const struct size_case *cases, size_t n,
+			    int (*parse)(const char *s, uint64_t *out))
 {
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(count_cases); i++) {
-		const struct size_case *c = &count_cases[i];
+	for (i = 0; i < n; i++) {
+		const struct size_case *c = &cases[i];
 		uint64_t v = 7;
-		int err = parse_count(c->in, &v);
+		int err = parse(c->in, &v);
 
 		report(err == c->err && v == (err ? 7 : c->val), c->name);
 	}
@@ -386,22 +406,45 @@ static const struct human_case {
 	{ "human_u64_max",	UINT64_MAX,	"18.4E" },
 };
 
-static void test_fmt_human(void)
+/* Exact, in the largest power of 1024 that divides it: chunks as given. */
+static const struct human_case binary_cases[] = {
+	{ "binary_zero",	0,		"0" },
+	{ "binary_512",		512,		"512" },
+	{ "binary_1536",	1536,		"1536" },
+	{ "binary_64Ki",	65536,		"64Ki" },
+	{ "binary_1Mi",		1048576,	"1Mi" },
+	{ "binary_1.5Mi_as_Ki",	1572864,	"1536Ki" },
+	{ "binary_1Gi",		1073741824,	"1Gi" },
+	{ "binary_2^60",	1ULL << 60,	"1Ei" },
+	{ "binary_2^63",	1ULL << 63,	"8Ei" },
+};
+
+static void test_fmt_cases(const struct human_case *cases, size_t n,
+			   size_t (*fmt)(char *dst, size_t size, uint64_t v),
+			   const char *fn)
 {
 	char buf[32];
 	size_t i, len;
 
-	for (i = 0; i < ARRAY_SIZE(human_cases); i++) {
-		const struct human_case *c = &human_cases[i];
+	for (i = 0; i < n; i++) {
+		const struct human_case *c = &cases[i];
 		bool ok;
 
-		len = fmt_human(buf, sizeof(buf), c->in);
+		len = fmt(buf, sizeof(buf), c->in);
 		ok = len == strlen(c->out) && !strcmp(buf, c->out);
 		if (!ok)
-			printf("# fmt_human(%" PRIu64 ") = \"%s\"; want \"%s\"\n",
-			       c->in, buf, c->out);
+			printf("# %s(%" PRIu64 ") = \"%s\"; want \"%s\"\n",
+			       fn, c->in, buf, c->out);
 		report(ok, c->name);
 	}
+}
+
+static void test_fmt_human(void)
+{
+	char buf[32];
+
+	test_fmt_cases(human_cases, ARRAY_SIZE(human_cases), fmt_human,
+		       "fmt_human");
 	report(fmt_human(buf, 3, 1500) == 4 && !strcmp(buf, "1."),
 	       "human_truncated");
 	report(fmt_human(NULL, 0, UINT64_MAX) == 5, "human_measure_only");
@@ -538,7 +581,8 @@ int main(void)
 		    ARRAY_SIZE(class_cases) + 1 + ARRAY_SIZE(uint_cases) + 1 +
 		    ARRAY_SIZE(devnum_cases) + 1 + 11 +
 		    ARRAY_SIZE(count_cases) + ARRAY_SIZE(human_cases) + 2 +
-		    3 + 1 + ARRAY_SIZE(split_cases);
+		    3 + 1 + ARRAY_SIZE(split_cases) +
+		    ARRAY_SIZE(chunk_cases) + ARRAY_SIZE(binary_cases);
 
 	ktap_plan(total);
 	test_parse_size();
@@ -551,8 +595,11 @@ int main(void)
 	test_parse_uint();
 	test_parse_devnum();
 	test_hist();
-	test_parse_count();
+	test_size_cases(count_cases, ARRAY_SIZE(count_cases), parse_count);
+	test_size_cases(chunk_cases, ARRAY_SIZE(chunk_cases), parse_chunk);
 	test_fmt_human();
+	test_fmt_cases(binary_cases, ARRAY_SIZE(binary_cases), fmt_binary,
+		       "fmt_binary");
 	test_table();
 	test_json_val();
 	test_split_words();

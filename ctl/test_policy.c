@@ -198,6 +198,31 @@ static const struct { const char *name, *in, *err; } bad_policy[] = {
 	{ "policy_dev_small_capacity", "{\"version\": 1, \"devices\": [{\"name\": \"sda\", \"capacity\": 999999}]}",
 	  "1: devices[0].capacity: below the smallest hint, 1M" },
 	{ "policy_error_at_end", GOOD "x", "18:1: expected the end of the file" },
+	{ "policy_stripe_members_alone", "{\"version\": 1, \"devices\": [{\"name\": \"md0\",\n\"stripe_members\": [\"a\", \"b\"]}]}",
+	  "2: devices[0].stripe_members: members need a stripe_chunk" },
+	{ "policy_stripe_chunk_alone", "{\"version\": 1, \"devices\": [{\"name\": \"md0\", \"stripe_chunk\": 512}]}",
+	  "1: devices[0]: missing field \"stripe_members\"" },
+	{ "policy_stripe_chunk_not_512", "{\"version\": 1, \"devices\": [{\"name\": \"md0\", \"stripe_chunk\": 1000, \"stripe_members\": [\"a\", \"b\"]}]}",
+	  "1: devices[0].stripe_chunk: a chunk of 1000 bytes is not a multiple of 512" },
+	{ "policy_stripe_chunk_above_1Gi", "{\"version\": 1, \"devices\": [{\"name\": \"md0\", \"stripe_chunk\": \"2Gi\", \"stripe_members\": [\"a\", \"b\"]}]}",
+	  "1: devices[0].stripe_chunk: 2Gi is out of range: want 0 to 1073741824" },
+	{ "policy_stripe_chunk_bits", "{\"version\": 1, \"devices\": [{\"name\": \"md0\", \"stripe_chunk\": \"64kb\", \"stripe_members\": [\"a\", \"b\"]}]}",
+	  "1: devices[0].stripe_chunk: want an integer or a string such as \"512k\", got \"64kb\"" },
+	{ "policy_stripe_zero_with_members", "{\"version\": 1, \"devices\": [{\"name\": \"md0\", \"stripe_chunk\": 0, \"stripe_members\": [\"a\", \"b\"]}]}",
+	  "1: devices[0].stripe_members: members with stripe_chunk 0, which is no stripe" },
+	{ "policy_stripe_one_member", "{\"version\": 1, \"devices\": [{\"name\": \"md0\", \"stripe_chunk\": \"64k\", \"stripe_members\": [\"a\"]}]}",
+	  "1: devices[0].stripe_members: 1 member: a stripe has 2 to 16" },
+	{ "policy_stripe_17_members", "{\"version\": 1, \"devices\": [{\"name\": \"md0\", \"stripe_chunk\": \"64k\", \"stripe_members\": "
+	  "[\"a\",\"b\",\"c\",\"d\",\"e\",\"f\",\"g\",\"h\",\"i\",\"j\",\"k\",\"l\",\"m\",\"n\",\"o\",\"p\",\"q\"]}]}",
+	  "1: devices[0].stripe_members: 17 members: a stripe has 2 to 16" },
+	{ "policy_stripe_members_not_array", "{\"version\": 1, \"devices\": [{\"name\": \"md0\", \"stripe_chunk\": 512, \"stripe_members\": \"a,b\"}]}",
+	  "1: devices[0].stripe_members: want an array of device names, got a string" },
+	{ "policy_stripe_member_number", "{\"version\": 1, \"devices\": [{\"name\": \"md0\", \"stripe_chunk\": 512, \"stripe_members\": [\"a\",\n5]}]}",
+	  "2: devices[0].stripe_members[1]: want a string, got a number" },
+	{ "policy_stripe_member_path", "{\"version\": 1, \"devices\": [{\"name\": \"md0\", \"stripe_chunk\": 512, \"stripe_members\": [\"a\", \"/dev/b\"]}]}",
+	  "1: devices[0].stripe_members[1]: want a block device name" },
+	{ "policy_stripe_unknown_field", "{\"version\": 1, \"devices\": [{\"name\": \"md0\", \"stripe\": \"64k:a,b\"}]}",
+	  "1: devices[0]: unknown field \"stripe\" (known: name, write_cost, io_cost, capacity, stripe_chunk, stripe_members)" },
 };
 
 static void test_bad_policy(void)
@@ -237,6 +262,25 @@ static char *print_string(const struct policy *p)
 	return buf;
 }
 
+/* @text parsed and sorted into @p; false, saying why, if it is refused. */
+static bool parse_sorted(const char *text, struct policy *p)
+{
+	char err[400] = "";
+
+	if (policy_parse(text, p, err, sizeof(err))) {
+		printf("# %s\n", err);
+		return false;
+	}
+	policy_sort(p);
+	return true;
+}
+
+/* What save writes once @text (NULL: none) is restored: @q, printed. */
+static char *reprint(const char *text, struct policy *q)
+{
+	return text && parse_sorted(text, q) ? print_string(q) : NULL;
+}
+
 static void test_good_policy(void)
 {
 	struct policy p = { 0 }, q = { 0 };
@@ -245,11 +289,8 @@ static void test_good_policy(void)
 	char *first = NULL, *second = NULL;
 	bool ok;
 
-	ok = !policy_parse(GOOD, &p, err, sizeof(err));
-	if (!ok)
-		printf("# %s\n", err);
-	policy_sort(&p);
-	ok = ok && p.classes.n == 3 && p.hosts.n == 2 && p.devs.n == 2;
+	ok = parse_sorted(GOOD, &p) && p.classes.n == 3 && p.hosts.n == 2 &&
+	     p.devs.n == 2;
 	report(ok, "policy_good_counts");
 
 	c = ok ? pol_class_at(&p, 0) : NULL;
@@ -277,10 +318,7 @@ static void test_good_policy(void)
 
 	/* What save writes reads back to the same policy and the same bytes. */
 	first = ok ? print_string(&p) : NULL;
-	ok = first && !policy_parse(first, &q, err, sizeof(err));
-	if (ok)
-		policy_sort(&q);
-	second = ok ? print_string(&q) : NULL;
+	second = reprint(first, &q);
 	report(second && !strcmp(first, second), "policy_round_trip_bytes");
 	ok = second && p.classes.n == q.classes.n;
 	for (size_t i = 0; ok && i < p.classes.n; i++)
@@ -298,10 +336,111 @@ static void test_good_policy(void)
 	policy_free(&p);
 }
 
+/* Devices striped or not, and one that leaves its stripe alone. */
+#define STRIPED \
+	"{\n" \
+	"  \"version\": 1,\n" \
+	"  \"devices\": [\n" \
+	"    { \"name\": \"md127\", \"stripe_chunk\": \"512k\",\n" \
+	"      \"stripe_members\": [\"nvme2n1\", \"nvme0n1\", \"259:1\"] },\n" \
+	"    { \"name\": \"md1\", \"stripe_chunk\": 0, \"stripe_members\": [] },\n" \
+	"    { \"name\": \"md2\", \"io_cost\": 0 }\n" \
+	"  ]\n" \
+	"}\n"
+
+static void test_stripe_policy(void)
+{
+	struct policy p = { 0 }, q = { 0 };
+	const struct pol_dev *d;
+	char *first = NULL, *second = NULL;
+	bool ok;
+
+	ok = parse_sorted(STRIPED, &p);
+	/* Sorted by name: md1, md127, md2. */
+	d = ok && p.devs.n == 3 ? pol_dev_at(&p, 1) : NULL;
+	ok = d && !strcmp(d->name, "md127") && d->has_stripe &&
+	     d->stripe.chunk == 524288 && d->nr_members == 3 &&
+	     !strcmp(d->members[0], "nvme2n1") &&
+	     !strcmp(d->members[2], "259:1") && !pol_dev_is_default(d);
+	report(ok, "policy_stripe_members_in_order");
+	ok = ok && pol_dev_at(&p, 0)->has_stripe &&
+	     !pol_dev_at(&p, 0)->stripe.chunk &&
+	     pol_dev_is_default(pol_dev_at(&p, 0)) &&
+	     !pol_dev_at(&p, 2)->has_stripe;
+	report(ok, "policy_stripe_none_and_absent");
+
+	/* A stripe is written only where there is one. */
+	first = ok ? print_string(&p) : NULL;
+	report(first && strstr(first, "      \"capacity\": 0,\n"
+			       "      \"stripe_chunk\": 524288,\n"
+			       "      \"stripe_members\": [\"nvme2n1\", \"nvme0n1\", \"259:1\"]\n"
+			       "    }") &&
+	       strstr(first, "stripe") == strstr(first, "stripe_chunk\": 524288"),
+	       "policy_stripe_written_for_striped_only");
+	second = reprint(first, &q);
+	report(second && !strcmp(first, second) &&
+	       pol_dev_at(&q, 1)->stripe.chunk == 524288 &&
+	       pol_dev_at(&q, 1)->nr_members == 3 &&
+	       !pol_dev_at(&q, 0)->has_stripe && !pol_dev_at(&q, 2)->has_stripe,
+	       "policy_stripe_round_trip");
+	free(first);
+	free(second);
+	policy_free(&p);
+	policy_free(&q);
+
+	/* A file from before stripes reads and writes as it did. */
+	first = parse_sorted(GOOD, &p) ? print_string(&p) : NULL;
+	report(first && !pol_dev_at(&p, 0)->has_stripe &&
+	       !pol_dev_at(&p, 1)->has_stripe && !strstr(first, "stripe"),
+	       "policy_file_without_stripes_unchanged");
+	free(first);
+	policy_free(&p);
+}
+
+/* Device @now as the kernel has it, md127 on 2 drives, default costs. */
+static void striped_dev(struct pol_dev *d, bool striped)
+{
+	pol_dev_init(d, "md127");
+	d->id = 9 << 20 | 127;
+	d->has_stripe = striped;
+	if (striped)
+		d->stripe = (struct stripe){ 65536, 2, { 259 << 20, 259 << 20 | 1 } };
+}
+
+/* What restore sends for a device, and what it leaves alone. */
+static void test_stripe_apply(void)
+{
+	const struct policy file = { 0 }, kernel = { .all_stripes = true };
+	struct pol_dev now, want, out;
+
+	striped_dev(&now, true);
+	striped_dev(&want, false);
+	report(pol_dev_satisfies(&now, &want), "apply_file_without_stripe_leaves_it");
+	striped_dev(&want, true);
+	report(pol_dev_satisfies(&now, &want), "apply_same_stripe_no_change");
+	want.stripe.members[0] = now.stripe.members[1];
+	want.stripe.members[1] = now.stripe.members[0];
+	report(!pol_dev_satisfies(&now, &want), "apply_member_order_changes");
+	want.stripe = (struct stripe){ 0 };
+	report(!pol_dev_satisfies(&now, &want), "apply_chunk_0_unstripes");
+	striped_dev(&now, false);	/* a module older than stripes */
+	report(pol_dev_satisfies(&now, &want), "apply_chunk_0_older_module_no_change");
+	striped_dev(&want, true);
+	report(!pol_dev_satisfies(&now, &want), "apply_stripe_goes_to_older_module");
+
+	striped_dev(&now, true);
+	report(!pol_dev_reset(&now, &file, &out), "reset_by_file_leaves_stripe");
+	report(pol_dev_reset(&now, &kernel, &out) && out.has_stripe &&
+	       !out.stripe.chunk && !out.stripe.n, "reset_putting_back_unstripes");
+	now.io_cost = 0;
+	report(pol_dev_reset(&now, &file, &out) && !out.has_stripe &&
+	       out.io_cost == POLICY_IO_COST_DEFAULT, "reset_by_file_cost_only");
+}
+
 int main(void)
 {
 	int total = sizeof(bad_json) / sizeof(bad_json[0]) + 5 +
-		    sizeof(bad_policy) / sizeof(bad_policy[0]) + 8;
+		    sizeof(bad_policy) / sizeof(bad_policy[0]) + 8 + 5 + 9;
 
 	ktap_plan(total);
 	test_bad_json();
@@ -309,5 +448,7 @@ int main(void)
 	test_escape_round_trip();
 	test_bad_policy();
 	test_good_policy();
+	test_stripe_policy();
+	test_stripe_apply();
 	return ktap_finish(total);
 }

@@ -21,6 +21,9 @@
 #define NVMET_QOS_WRITE_COST_MIN	10
 #define NVMET_QOS_WRITE_COST_MAX	1000
 #define NVMET_QOS_IO_COST_MAX		1048576
+/* A striped device (RAID0): at most 16 members, chunks of at most 1 GiB. */
+#define NVMET_QOS_STRIPE_MEMBERS_MAX	16
+#define NVMET_QOS_STRIPE_CHUNK_MAX	1073741824
 /*
  * Largest rate (bytes or I/Os per second, floors, ceilings and capacity
  * hints) and burst: 2^50, about 1.1 PB/s. It keeps the engine's token
@@ -123,6 +126,8 @@ enum {
 	NVMET_QOS_A_DEV_FORCED,		/* u64: held hold_max_ms, retries spent, dispatched */
 	NVMET_QOS_A_DEV_FAST,		/* u64: of admitted, on their CPU's slice */
 	NVMET_QOS_A_DEV_QUEUES,		/* u32: hardware queues the tags are split over; 0: one pool */
+	NVMET_QOS_A_DEV_STRIPE_CHUNK,	/* u32: striped device's chunk, bytes; 0: not striped */
+	NVMET_QOS_A_DEV_STRIPE_MEMBER,	/* u32, multi: a member's dev_t, in the array's order */
 
 	__NVMET_QOS_A_DEV_MAX,
 	NVMET_QOS_A_DEV_MAX = (__NVMET_QOS_A_DEV_MAX - 1)
@@ -223,7 +228,7 @@ enum {
 	NVMET_QOS_CMD_CLASS_SET,	/* change attributes given, keep the others */
 	NVMET_QOS_CMD_CLASS_DEL,	/* delete; its hosts fall back to default */
 	NVMET_QOS_CMD_DEV_GET,		/* dump: every scheduling domain */
-	NVMET_QOS_CMD_DEV_SET,		/* set a device's cost model and capacity hint */
+	NVMET_QOS_CMD_DEV_SET,		/* set a device's cost model, capacity hint, stripe */
 	NVMET_QOS_CMD_STATS_GET,	/* dump: every host on every device */
 	NVMET_QOS_CMD_HOST_CHANGE_NTF,	/* notification: a host's class or weight was set (attrs: host) */
 	NVMET_QOS_CMD_CLASS_NEW_NTF,	/* notification: a class was created (attrs: class) */
