@@ -8,6 +8,9 @@
 #ifndef NVMET_QOS_COMPAT_H
 #define NVMET_QOS_COMPAT_H
 
+#include <linux/blkdev.h>
+#include <linux/file.h>
+#include <linux/fs.h>
 #include <linux/module.h>
 #include <linux/version.h>
 #include <net/genetlink.h>
@@ -66,6 +69,34 @@ static inline struct nlattr **nq_dump_attrs(struct netlink_callback *cb)
 	return genl_dumpit_info(cb)->attrs;
 #else
 	return genl_info_dump(cb)->attrs;
+#endif
+}
+
+/*
+ * Open the block device @devt for reading, not exclusively, its bdev in
+ * *@bdev: a handle for nq_bdev_close(), or an ERR_PTR. 6.1 hands out the
+ * block device itself, 6.12 a file on it.
+ */
+static inline void *nq_bdev_open(dev_t devt, struct block_device **bdev)
+{
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 9, 0)
+	*bdev = blkdev_get_by_dev(devt, FMODE_READ, NULL);
+	return *bdev;
+#else
+	struct file *f = bdev_file_open_by_dev(devt, BLK_OPEN_READ, NULL, NULL);
+
+	if (!IS_ERR(f))
+		*bdev = file_bdev(f);
+	return f;
+#endif
+}
+
+static inline void nq_bdev_close(void *handle)
+{
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 9, 0)
+	blkdev_put(handle, FMODE_READ);
+#else
+	fput(handle);
 #endif
 }
 

@@ -333,6 +333,14 @@ static struct nq_domain *domain_get(u32 key, const char *name, gfp_t gfp)
 	return domain_lookup(key, name) ?: domain_add(key, name, gfp);
 }
 
+/* Under d->lock, the slices reclaimed. */
+static void shape_set(struct nq_domain *d, const struct nq_shape *shape)
+{
+	nqs_domain_set_tags(&d->sched, shape->tags);
+	nq_slices_map(d, shape->queues, shape->map);
+	nqs_domain_set_queues(&d->sched, shape->queues);
+}
+
 /*
  * Follow the device's tags and queues: a reset or an admin may change
  * them, and with their number the CPUs' queues.
@@ -342,11 +350,29 @@ static void domain_shape(struct nq_domain *d, const struct nq_shape *shape)
 	unsigned long flags;
 
 	spin_lock_irqsave(&d->lock, flags);
-	nq_slices_reclaim(d, now_ns());
-	nqs_domain_set_tags(&d->sched, shape->tags);
-	nq_slices_map(d, shape->queues, shape->map);
-	nqs_domain_set_queues(&d->sched, shape->queues);
+	/* A stripe's shape is its members', not the device's own. */
+	if (!d->sched.stripe_n) {
+		nq_slices_reclaim(d, now_ns());
+		shape_set(d, shape);
+	}
 	spin_unlock_irqrestore(&d->lock, flags);
+}
+
+/*
+ * Stripe the domain over the members @conf gives, or not (chunk 0):
+ * then its own shape comes back with its next request. Under d->lock,
+ * the slices reclaimed.
+ */
+static void domain_stripe(struct nq_domain *d, const struct nq_dev_conf *conf)
+{
+	static const struct nq_shape none;
+
+	d->stripe_chunk = conf->stripe_chunk;
+	d->nr_members = conf->stripe_chunk ? conf->nr_members : 0;
+	memcpy(d->members, conf->members, sizeof(d->members));
+	shape_set(d, d->nr_members ? &conf->stripe : &none);
+	nqs_domain_set_stripe(&d->sched, d->nr_members,
+			      conf->stripe_chunk / 512);
 }
 
 /*
@@ -433,8 +459,9 @@ struct nq_domain *nq_domain_get(u32 key, const char *name,
 		}
 		return NULL;
 	}
-	if (unlikely(READ_ONCE(d->sched.tags) != shape->tags ||
-		     READ_ONCE(d->sched.nr_hwq) != shape->queues))
+	if (unlikely(!READ_ONCE(d->sched.stripe_n) &&
+		     (READ_ONCE(d->sched.tags) != shape->tags ||
+		      READ_ONCE(d->sched.nr_hwq) != shape->queues)))
 		domain_shape(d, shape);
 	return d;
 }
@@ -469,6 +496,8 @@ int nq_domain_configure(u32 key, const struct nq_dev_conf *conf,
 	nqs_domain_set_cost(&d->sched, &cost);
 	if (conf->set & NQ_DEV_SET_CAPACITY)
 		nqs_domain_set_capacity(&d->sched, conf->capacity, now_ns());
+	if (conf->set & NQ_DEV_SET_STRIPE)
+		domain_stripe(d, conf);
 	spin_unlock_irqrestore(&d->lock, flags);
 	nq_domain_kick(d);
 	snapshot(d, snap);
@@ -649,6 +678,9 @@ static void snapshot(struct nq_domain *d, struct nq_dev_snapshot *s)
 	s->forced = d->forced;
 	s->tags = d->sched.tags;
 	s->queues = d->sched.nr_hwq;
+	s->stripe_chunk = d->stripe_chunk;
+	s->nr_members = d->nr_members;
+	memcpy(s->members, d->members, sizeof(s->members));
 	spin_unlock_irqrestore(&d->lock, flags);
 }
 

@@ -93,6 +93,10 @@ struct nq_domain {
 	struct nq_retries retries;	/* commands asked to be sent again */
 	/* completion rate over the last second */
 	u64 rate, rate_cost, rate_ns;
+	/* The stripe an admin gave (chunk in bytes, 0: none), for replies. */
+	u32 stripe_chunk;
+	u32 nr_members;
+	u32 members[NVMET_QOS_STRIPE_MEMBERS_MAX];
 };
 
 static inline struct nq_flow *nq_flow_of(const struct nqs_req *r)

@@ -45,6 +45,7 @@
 #include <linux/slab.h>
 
 #include "nvmet.h"
+#include "compat.h"
 #include "glue.h"
 #include "nvmet-qos.h"
 
@@ -150,6 +151,27 @@ static void disk_shape(struct gendisk *disk, struct nq_shape *shape)
 	}
 }
 
+/*
+ * Open the disk of dev_t @devt, a member of a stripe, for its shape
+ * (tags, queues and their map, valid until nq_member_close()). Not
+ * exclusively: the array that holds it keeps it.
+ */
+int nq_member_open(u32 devt, struct nq_member *m)
+{
+	struct block_device *bdev;
+
+	m->handle = nq_bdev_open(devt, &bdev);
+	if (IS_ERR(m->handle))
+		return PTR_ERR(m->handle);
+	disk_shape(bdev->bd_disk, &m->shape);
+	return 0;
+}
+
+void nq_member_close(struct nq_member *m)
+{
+	nq_bdev_close(m->handle);
+}
+
 static struct nq_domain *disk_domain(struct gendisk *disk)
 {
 	struct nq_shape shape;
@@ -193,6 +215,18 @@ static u64 command_key(const struct nvme_command *cmd)
 }
 
 /*
+ * Where on its disk a command's range starts, in 512-byte sectors, for a
+ * striped device's members; a file's offsets are not its disk's.
+ */
+static u64 sector_of(const struct nvmet_req *req, __le64 slba)
+{
+	if (!req->ns->bdev)
+		return NQS_SECTOR_ANY;
+	return (le64_to_cpu(slba) << (req->ns->blksize_shift - SECTOR_SHIFT)) +
+	       get_start_sect(req->ns->bdev);
+}
+
+/*
  * What a command costs the device, for the cost model (docs/design.md):
  * reads, writes and zone appends move their data; a write zeroes writes
  * its range (a device may write every block, and a class must not get
@@ -209,6 +243,7 @@ static void shape(const struct nvmet_req *req, struct tracked *t)
 	t->sreq.bytes = 0;
 	t->sreq.write = true;
 	t->sreq.ops = 1;
+	t->sreq.sector = NQS_SECTOR_ANY;
 	t->counted = true;
 	switch (cmd->common.opcode) {
 	case nvme_cmd_read:
@@ -217,10 +252,12 @@ static void shape(const struct nvmet_req *req, struct tracked *t)
 	case nvme_cmd_write:
 	case nvme_cmd_zone_append:
 		t->sreq.bytes = req->transfer_len;
+		t->sreq.sector = sector_of(req, cmd->rw.slba);
 		break;
 	case nvme_cmd_write_zeroes:
 		t->sreq.bytes = min_t(u64, (u64)(le16_to_cpu(cmd->write_zeroes.length) + 1)
 				      << req->ns->blksize_shift, U32_MAX);
+		t->sreq.sector = sector_of(req, cmd->write_zeroes.slba);
 		break;
 	case nvme_cmd_dsm:
 		t->sreq.ops = le32_to_cpu(cmd->dsm.nr) + 1;

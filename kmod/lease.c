@@ -62,6 +62,7 @@ bool nqs_slice_submit(struct nqs_slice *s, struct nqs_req *r, u64 now)
 	r->wait_ns = 0;
 	/* In the slice's room, not the latency classes' own (nqs_has_lat_room()). */
 	r->lat = false;
+	r->slots = 0;
 	r->first_ns = now ? now : 1;
 	s->pending++;
 	return true;
@@ -86,7 +87,7 @@ static bool latency_small(struct nqs_slice *s, const struct nqs_req *r)
 bool nqs_slice_complete(struct nqs_slice *s, const struct nqs_req *r,
 			u64 lat_ns, u64 now)
 {
-	if (!s->on || r->hwq != s->hwq)
+	if (!s->on || r->hwq != s->hwq || r->slots)
 		return false;
 	s->room += r->cost;
 	s->ios++;

@@ -29,6 +29,7 @@
 #define NQ_MUT_capped_fast	13	/* anything held queues every request */
 #define NQ_MUT_late_credit	14	/* a late release loses what it was owed */
 #define NQ_MUT_queues		15	/* tags per hardware queue are one pool */
+#define NQ_MUT_stripe		16	/* a stripe's members are not counted */
 
 #if defined(__has_include)
 #if __has_include("mutant_build.h")

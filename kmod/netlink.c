@@ -58,6 +58,10 @@ static struct netlink_range_validation io_cost_range = {
 	.max = NVMET_QOS_IO_COST_MAX,
 };
 
+static struct netlink_range_validation stripe_chunk_range = {
+	.max = NVMET_QOS_STRIPE_CHUNK_MAX,
+};
+
 static const struct nla_policy dev_set_policy[NVMET_QOS_A_DEV_MAX + 1] = {
 	[NVMET_QOS_A_DEV_ID] = NLA_POLICY_MIN(NLA_U32, 1),
 	[NVMET_QOS_A_DEV_WRITE_COST] =
@@ -66,6 +70,9 @@ static const struct nla_policy dev_set_policy[NVMET_QOS_A_DEV_MAX + 1] = {
 	[NVMET_QOS_A_DEV_IO_COST] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &io_cost_range),
 	[NVMET_QOS_A_DEV_CAPACITY] = RATE_POLICY,
+	[NVMET_QOS_A_DEV_STRIPE_CHUNK] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &stripe_chunk_range),
+	[NVMET_QOS_A_DEV_STRIPE_MEMBER] = NLA_POLICY_MIN(NLA_U32, 1),
 };
 
 /* A missing key attribute: flagged for tools, and said in words for people. */
@@ -528,7 +535,8 @@ int nq_nl_fill_dev(struct sk_buff *skb, const struct nq_dev_snapshot *s,
 	    put_u64(skb, NVMET_QOS_A_DEV_RETRIED, s->retried) ||
 	    put_u64(skb, NVMET_QOS_A_DEV_FORCED, s->forced) ||
 	    put_u64(skb, NVMET_QOS_A_DEV_FAST, s->fast) ||
-	    nla_put_u32(skb, NVMET_QOS_A_DEV_QUEUES, s->queues)) {
+	    nla_put_u32(skb, NVMET_QOS_A_DEV_QUEUES, s->queues) ||
+	    nq_nl_put_stripe(skb, s)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -627,6 +635,7 @@ static int stats_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 static int dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **a = info->attrs;
+	struct nq_member members[NVMET_QOS_STRIPE_MEMBERS_MAX] = { 0 };
 	struct nq_dev_conf conf = { 0 };
 	struct nq_dev_snapshot snap;
 	int ret;
@@ -650,13 +659,17 @@ static int dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 			return -ERANGE;
 		}
 	}
+	ret = nq_nl_stripe(info, &conf, members);
+	if (ret)
+		return ret;
 	if (!conf.set) {
 		NL_SET_ERR_MSG(info->extack,
-			       "nothing to set: give a write cost, an I/O cost or a capacity");
+			       "nothing to set: give a write cost, an I/O cost, a capacity or a stripe");
 		return -EINVAL;
 	}
 	ret = nq_domain_configure(nla_get_u32(a[NVMET_QOS_A_DEV_ID]), &conf,
 				  &snap, info->extack);
+	nq_stripe_close(&conf, members);
 	if (!ret)
 		nq_event_dev(&snap);
 	return ret;

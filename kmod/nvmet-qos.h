@@ -115,20 +115,63 @@ struct nq_dev_snapshot {
 	u64 retried, forced;		/* held hold_max_ms (domain.c) */
 	u32 write_pct, io_cost, tags;
 	u32 queues;			/* hardware queues the tags are split over */
+	u32 stripe_chunk;		/* bytes; 0: not striped */
+	u32 nr_members;
+	u32 members[NVMET_QOS_STRIPE_MEMBERS_MAX];	/* dev_t, in order */
 };
+
+/*
+ * What a backing device serves at once: @tags requests (0: not known),
+ * split evenly over @queues hardware queues that a submitter reaches by
+ * its CPU, @map[cpu] (0 queues: one pool that every submitter reaches).
+ */
+struct nq_shape {
+	u32 tags, queues;
+	const unsigned int *map;
+};
+
+/*
+ * hook.c: a member of a stripe, open for its shape (which holds until
+ * it is closed).
+ */
+struct nq_member {
+	void *handle;
+	struct nq_shape shape;
+};
+
+int nq_member_open(u32 devt, struct nq_member *m);
+void nq_member_close(struct nq_member *m);
 
 /* What an admin sets on a device; only the fields flagged in @set. */
 enum {
 	NQ_DEV_SET_WRITE_COST	= 1 << 0,
 	NQ_DEV_SET_IO_COST	= 1 << 1,
 	NQ_DEV_SET_CAPACITY	= 1 << 2,
+	NQ_DEV_SET_STRIPE	= 1 << 3,
 };
 
 struct nq_dev_conf {
 	u32 set;
 	u32 write_pct, io_cost;
 	u64 capacity;
+	/*
+	 * A stripe: its chunk (0: none) and members, in order, and what
+	 * they serve together (every member's tags, each member's queues
+	 * and their map, which need only last the call).
+	 */
+	u32 stripe_chunk;
+	u32 nr_members;
+	u32 members[NVMET_QOS_STRIPE_MEMBERS_MAX];
+	struct nq_shape stripe;
 };
+
+/* stripe.c: a dev-set request's stripe, and a reply's. */
+struct genl_info;
+struct sk_buff;
+int nq_nl_stripe(struct genl_info *info, struct nq_dev_conf *conf,
+		 struct nq_member *m);
+void nq_stripe_close(struct nq_dev_conf *conf, struct nq_member *m);
+int nq_nl_put_stripe(struct sk_buff *skb, const struct nq_dev_snapshot *s);
 
 struct nq_class_stats {
 	u64 ios, bytes[2], cost, queued;
@@ -171,16 +214,6 @@ struct nq_req_ops {
 
 int nq_domains_init(const struct nq_req_ops *ops);
 void nq_domains_exit(void);
-/*
- * What a backing device serves at once: @tags requests (0: not known),
- * split evenly over @queues hardware queues that a submitter reaches by
- * its CPU, @map[cpu] (0 queues: one pool that every submitter reaches).
- */
-struct nq_shape {
-	u32 tags, queues;
-	const unsigned int *map;
-};
-
 struct nq_domain *nq_domain_get(u32 key, const char *name,
 				const struct nq_shape *shape);
 int nq_domain_configure(u32 key, const struct nq_dev_conf *conf,

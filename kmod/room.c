@@ -27,6 +27,51 @@ void nqs_domain_set_queues(struct nqs_domain *d, u32 nr)
 	d->nr_hwq = nq_mutant(queues) ? 0 : nr;
 }
 
+/* As with the queues, what is in flight stays counted where it was. */
+void nqs_domain_set_stripe(struct nqs_domain *d, u32 n, u64 chunk)
+{
+	if (n < 2 || !chunk || nq_mutant(stripe))
+		n = 0;
+	d->stripe_n = min(n, (u32)NQS_STRIPE_MAX);
+	d->stripe_chunk = d->stripe_n ? chunk : 0;
+}
+
+u32 nqs_stripe_span(const struct nqs_domain *d, u64 sector, u32 bytes)
+{
+	u32 all = (1U << d->stripe_n) - 1, span = 0;
+	u64 first, last, k;
+
+	if (!d->stripe_n)
+		return 0;
+	if (sector == NQS_SECTOR_ANY || !bytes)
+		return all;
+	first = nqs_div(sector, d->stripe_chunk);
+	last = nqs_div(sector + (bytes - 1) / 512, d->stripe_chunk);
+	if (last - first + 1 >= d->stripe_n)
+		return all;
+	for (k = first; k <= last; k++)
+		span |= 1U << (k - nqs_div(k, d->stripe_n) * d->stripe_n);
+	return span;
+}
+
+/* Where member @m's queue @hwq is counted. */
+static u8 slot_of(const struct nqs_domain *d, u32 m, u8 hwq)
+{
+	return (m * max(d->nr_hwq, 1U) + hwq) % NQS_HWQ_MAX;
+}
+
+/* The counted queues of @hwq on the members in @members, as a mask. */
+static u64 slots_of(const struct nqs_domain *d, u8 hwq, u32 members)
+{
+	u64 slots = 0;
+	u32 m;
+
+	for (m = 0; m < d->stripe_n; m++)
+		if (members & (1U << m))
+			slots |= 1ULL << slot_of(d, m, hwq);
+	return slots;
+}
+
 /* The depth, capped while a latency class is active. */
 u64 nqs_limit(const struct nqs_domain *d)
 {
@@ -50,19 +95,89 @@ static bool has_tag(const struct nqs_domain *d)
 	return tag_left(d, d->tags, d->inflight_ios);
 }
 
+/*
+ * Whether each counted queue in @slots has a tag: for a latency class's
+ * small request (@lat), any free one; for others, one beyond those kept.
+ */
+static bool slots_have_tag(const struct nqs_domain *d, u64 slots, bool lat)
+{
+	for (; slots; slots &= slots - 1) {
+		u8 q = nqs_ffs64(slots);
+		u32 tags = nqs_hwq_tags(d, q);
+
+		if (lat ? d->hwq_ios[q] >= tags :
+			  !tag_left(d, tags, d->hwq_ios[q]))
+			return false;
+	}
+	return true;
+}
+
+/* The queues @r would be counted in: its own on each member it spans. */
+static u64 req_slots(const struct nqs_domain *d, const struct nqs_req *r)
+{
+	return d->stripe_n ? slots_of(d, r->hwq, r->members) : 1ULL << r->hwq;
+}
+
+/*
+ * Whether queue @hwq has a tag on some member of the stripe: a request
+ * not chosen yet may fit there (nqs_stripe_fits() then says if it does).
+ */
+static bool some_member_tag(const struct nqs_domain *d, u8 hwq, bool lat)
+{
+	u32 m;
+
+	for (m = 0; m < d->stripe_n; m++)
+		if (slots_have_tag(d, 1ULL << slot_of(d, m, hwq), lat))
+			return true;
+	return false;
+}
+
 /* The same in hardware queue @hwq, where the tags are split over queues. */
 bool nqs_hwq_has_tag(const struct nqs_domain *d, u8 hwq)
 {
-	return d->nr_hwq <= 1 ||
-	       tag_left(d, nqs_hwq_tags(d, hwq), d->hwq_ios[hwq]);
+	if (nqs_units(d) <= 1)
+		return true;
+	if (d->stripe_n)
+		return some_member_tag(d, hwq, false);
+	return slots_have_tag(d, 1ULL << hwq, false);
 }
 
 /* A tag free in queue @hwq for a latency class's small request. */
 bool nqs_hwq_lat_tag(const struct nqs_domain *d, u8 hwq)
 {
-	if (d->nr_hwq <= 1 || !d->tags)
+	if (nqs_units(d) <= 1 || !d->tags)
 		return true;
-	return d->hwq_ios[hwq] < nqs_hwq_tags(d, hwq);
+	if (d->stripe_n)
+		return some_member_tag(d, hwq, true);
+	return slots_have_tag(d, 1ULL << hwq, true);
+}
+
+/*
+ * Whether @r, chosen to go next, fits in queue @hwq of the members it
+ * spans: with a tag beyond those kept where there is room (@room), else
+ * as a latency class's small one.
+ */
+bool nqs_stripe_fits(const struct nqs_domain *d, const struct nqs_req *r,
+		     u8 hwq, bool room)
+{
+	u64 slots = slots_of(d, hwq, r->members);
+
+	if (room && slots_have_tag(d, slots, false))
+		return true;
+	return nqs_latency_small(r) && nqs_has_lat_room(d) &&
+	       slots_have_tag(d, slots, true);
+}
+
+/* nqs_hwq_has_tag() and nqs_hwq_lat_tag() for @r, on what it spans. */
+bool nqs_req_has_tag(const struct nqs_domain *d, const struct nqs_req *r)
+{
+	return nqs_units(d) <= 1 || slots_have_tag(d, req_slots(d, r), false);
+}
+
+bool nqs_req_lat_tag(const struct nqs_domain *d, const struct nqs_req *r)
+{
+	return nqs_units(d) <= 1 || !d->tags ||
+	       slots_have_tag(d, req_slots(d, r), true);
 }
 
 /* At least one request may always be in flight, however large. */
@@ -154,6 +269,26 @@ int nqs_hwq_elsewhere(struct nqs_domain *d, u8 hwq, u64 now)
 	return -1;
 }
 
+/*
+ * Count @r in (@delta 1) or out of (-1) its queues: the ones it was
+ * counted in on a stripe, which completion takes back even if the stripe
+ * changed meanwhile; else its own. Never below zero.
+ */
+static void count_slots(struct nqs_domain *d, const struct nqs_req *r,
+			int delta)
+{
+	u64 slots = r->slots ?: 1ULL << r->hwq;
+
+	for (; slots; slots &= slots - 1) {
+		u8 q = nqs_ffs64(slots);
+
+		if (delta > 0)
+			d->hwq_ios[q]++;
+		else if (d->hwq_ios[q])
+			d->hwq_ios[q]--;
+	}
+}
+
 /* Put a request in flight: the device's accounting, not the class's. */
 void nqs_put_in_flight(struct nqs_domain *d, struct nqs_req *r)
 {
@@ -164,7 +299,10 @@ void nqs_put_in_flight(struct nqs_domain *d, struct nqs_req *r)
 	c->disp_cost += r->cost;
 	d->inflight += r->cost;
 	d->inflight_ios++;
-	d->hwq_ios[r->hwq]++;
+	r->slots = 0;
+	if (d->stripe_n)
+		r->slots = slots_of(d, r->hwq, r->members);
+	count_slots(d, r, 1);
 	r->lat = nqs_latency_small(r);
 	if (r->lat)
 		d->lat_inflight += r->cost;
@@ -256,8 +394,7 @@ u64 nqs_complete(struct nqs_domain *d, const struct nqs_req *r, u64 lat_ns,
 	d->inflight -= min(d->inflight, r->cost);
 	if (d->inflight_ios)
 		d->inflight_ios--;
-	if (d->hwq_ios[r->hwq])
-		d->hwq_ios[r->hwq]--;
+	count_slots(d, r, -1);
 	if (r->lat)
 		d->lat_inflight -= min(d->lat_inflight, r->cost);
 	nqs_done_add(&b, r, lat_ns, now, nqs_latency_small(r));

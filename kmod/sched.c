@@ -512,6 +512,14 @@ struct nqs_req *nqs_next(struct nqs_domain *d, u8 hwq, u64 now)
 		d->vclock = vmax(d->vclock, c->vtime);
 	f = pick_flow(c);
 	r = flow_head(f);
+	/*
+	 * On a stripe, the tags it needs are on the members it spans: if
+	 * they have none, it stays first, and pick_flow() is undone.
+	 */
+	if (d->stripe_n && !nqs_stripe_fits(d, r, hwq, room)) {
+		f->deficit += (s64)r->cost;
+		return NULL;
+	}
 	flow_unlink(d, f, r);
 	r->wait_ns = now > r->queued_ns ? now - r->queued_ns : 0;
 	r->hwq = hwq;
@@ -581,6 +589,7 @@ bool nqs_admit(struct nqs_domain *d, struct nqs_req *r, u64 now)
 	struct nqs_class *c = r->flow->cls;
 
 	r->cost = nqs_cost_of(&d->cost, r->bytes, r->write, r->ops);
+	r->members = nqs_stripe_span(d, r->sector, r->bytes);
 	r->queued_ns = 0;
 	r->wait_ns = 0;
 	if (!r->retried || !r->first_ns)
@@ -593,9 +602,9 @@ bool nqs_admit(struct nqs_domain *d, struct nqs_req *r, u64 now)
 	 */
 	if ((!d->nr_queued || (!c->nr_queued && held_all_capped(d, now)) ||
 	     latency_next(d, r, now)) &&
-	    ((nqs_has_room(d) && nqs_hwq_has_tag(d, r->hwq)) ||
+	    ((nqs_has_room(d) && nqs_req_has_tag(d, r)) ||
 	     (nqs_latency_small(r) && nqs_has_lat_room(d) &&
-	      nqs_hwq_lat_tag(d, r->hwq))) &&
+	      nqs_req_lat_tag(d, r))) &&
 	    nqs_within_capacity(d, now) && class_within_ceiling(c, now)) {
 		class_resume(d, c);
 		d->vclock = vmax(d->vclock, c->vtime);
@@ -646,7 +655,8 @@ u64 nqs_held_next(struct nqs_domain *d, u64 now)
  */
 bool nqs_may_lease(struct nqs_domain *d, struct nqs_class *c, u64 now)
 {
-	return (!d->nr_queued || (!c->nr_queued && held_all_capped(d, now))) &&
+	/* A slice leases one queue's tags; a striped request needs several. */
+	return !d->stripe_n && (!d->nr_queued || (!c->nr_queued && held_all_capped(d, now))) &&
 	       class_within_ceiling(c, now);
 }
 

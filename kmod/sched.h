@@ -94,6 +94,19 @@
  * nqs_hwq_elsewhere() names a queue that would take a held request when
  * its own would not. Past NQS_HWQ_MAX queues, queue n is counted with
  * n mod NQS_HWQ_MAX, their tags together.
+ *
+ * A device striped over others (md RAID0) has no tags of its own; its
+ * members' are what a small read waits for. Where the caller gives the
+ * stripe (nqs_domain_set_stripe()), the domain's tags are its members',
+ * split over each member's queues, and a request is counted in its
+ * CPU's queue on every member its range spans (nqs_req.sector): it is
+ * admitted only where each of those keeps the latency class's eighth,
+ * and a latency class's small read, which lies on one member, only needs
+ * a tag there. A dispatcher whose queue has a tag on some member picks
+ * the next request in order, and takes it only if the members it spans
+ * have one in that queue (else it stays first, and the dispatcher comes
+ * back with the next completion). Member m's queue q is counted as queue
+ * m x queues + q.
  */
 #ifndef _NQ_SCHED_H
 #define _NQ_SCHED_H
@@ -105,6 +118,8 @@
 #define NQS_NSEC		1000000000ULL
 #define NQS_SMALL_IO		(32U << 10)	/* latency class: "small" */
 #define NQS_HWQ_MAX		64	/* hardware queues counted apart */
+#define NQS_STRIPE_MAX		16	/* members of a stripe */
+#define NQS_SECTOR_ANY		(~0ULL)	/* a request on every member */
 
 /* Intrusive doubly linked list, circular, with a sentinel head. */
 struct nqs_link {
@@ -198,6 +213,15 @@ struct nqs_req {
 	bool write;
 	bool lat;			/* in flight as a latency class's small one */
 	u8 hwq;				/* the queue it goes to: nqs_hwq() */
+	/*
+	 * On a striped domain: the sector its range starts at (512 bytes,
+	 * or NQS_SECTOR_ANY for one that reaches every member, a flush),
+	 * the members that range spans (nqs_admit()), and the queues it was
+	 * counted in while in flight (0: only @hwq, the domain not striped).
+	 */
+	u64 sector;
+	u32 members;
+	u64 slots;
 };
 
 struct nqs_domain {
@@ -213,6 +237,8 @@ struct nqs_domain {
 	u32 tags;			/* requests the device serves at once; 0: unknown */
 	u32 nr_hwq;			/* queues they are split over; 0, 1: one pool */
 	u32 hwq_ios[NQS_HWQ_MAX];	/* in flight (and leased) a queue */
+	u32 stripe_n;			/* members of a stripe; 0: not striped */
+	u64 stripe_chunk;		/* its chunk, 512-byte sectors */
 	u64 depth;
 	u64 depth_min, depth_max;
 	/* current window */
@@ -286,6 +312,15 @@ void nqs_domain_set_tags(struct nqs_domain *d, u32 tags);
  * reaching only its own (0 or 1: one pool, which any submitter reaches).
  */
 void nqs_domain_set_queues(struct nqs_domain *d, u32 nr);
+/*
+ * Striped over @n members (RAID0 of one zone: chunk k on member k mod
+ * @n) in chunks of @chunk sectors; the tags and queues set above are then
+ * every member's together, the queues each member's. 0 members (or
+ * chunk): not striped. At most NQS_STRIPE_MAX.
+ */
+void nqs_domain_set_stripe(struct nqs_domain *d, u32 n, u64 chunk);
+/* The members a range of @bytes from @sector spans, as a mask. */
+u32 nqs_stripe_span(const struct nqs_domain *d, u64 sector, u32 bytes);
 
 /* Where the domain counts a request to hardware queue @queue: nqs_req.hwq. */
 static inline u8 nqs_hwq(const struct nqs_domain *d, u32 queue)
@@ -293,15 +328,21 @@ static inline u8 nqs_hwq(const struct nqs_domain *d, u32 queue)
 	return d->nr_hwq > 1 ? queue % NQS_HWQ_MAX : 0;
 }
 
+/* The queues the tags are split over: each member's, on a stripe. */
+static inline u32 nqs_units(const struct nqs_domain *d)
+{
+	return d->stripe_n ? d->stripe_n * max(d->nr_hwq, 1U) : d->nr_hwq;
+}
+
 /* The tags of counted queue @hwq: all of them for one pool. */
 static inline u32 nqs_hwq_tags(const struct nqs_domain *d, u8 hwq)
 {
-	u32 per, folded;
+	u32 per, folded, n = nqs_units(d);
 
-	if (d->nr_hwq <= 1)
+	if (n <= 1)
 		return d->tags;
-	per = d->tags / d->nr_hwq;
-	folded = d->nr_hwq / NQS_HWQ_MAX + (hwq < d->nr_hwq % NQS_HWQ_MAX);
+	per = d->tags / n;
+	folded = n / NQS_HWQ_MAX + (hwq < n % NQS_HWQ_MAX);
 	return per * folded;
 }
 

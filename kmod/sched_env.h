@@ -24,8 +24,10 @@
 #include <linux/limits.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
+#include <linux/bitops.h>
 
 #define nqs_div(a, b)		div64_u64((a), (b))
+#define nqs_ffs64(x)		__ffs64(x)	/* lowest bit set; x != 0 */
 
 static inline u64 nqs_mul_div(u64 a, u64 b, u64 c)
 {
@@ -54,6 +56,7 @@ extern u64 nqs_rr_visits;
 #define nqs_count_visit()	(nqs_rr_visits++)
 
 #define nqs_div(a, b)		((u64)(a) / (u64)(b))
+#define nqs_ffs64(x)		((unsigned int)__builtin_ctzll(x))
 
 static inline u64 nqs_mul_div(u64 a, u64 b, u64 c)
 {

@@ -6,6 +6,9 @@
 # undoes changes made since; a file with an error names its line and
 # field and changes nothing; a file the kernel refuses halfway (more
 # classes than the module holds) is rolled back to the policy before.
+# A device's stripe (a null_blk "striped" over two others, which the
+# kernel takes as it would an md array's drives) is saved by its
+# members' names and restored with them.
 . "$(dirname "$0")/lib.sh"
 nq_require nvme python3
 
@@ -26,7 +29,14 @@ same_state() {
 	[ "$(nq_policy_state)" = "$2" ] || fail "$1: the policy changed"
 }
 
+cleanup() {
+	nq_cleanup
+	for b in nqst nqm0 nqm1; do nq_nullb_remove "$b"; done
+}
+trap cleanup EXIT
+
 nq_target_setup 0 64
+for b in nqst nqm0 nqm1; do nq_nullb "$b" 0 16; done
 nq_load_qos
 # A host that only connected is no policy and is not saved.
 nq_connect 5 >/dev/null || exit 1
@@ -39,6 +49,7 @@ nq_ctl host assign "$(host_nqn 1)" training
 nq_ctl host assign "$(host_nqn 2)" inference --weight 300
 nq_ctl host assign "$(host_nqn 3)" default --weight 50
 nq_ctl device set "$NQ_NULLB" --write-cost 300 --io-cost 8Ki --capacity 200M
+nq_ctl device set nqst --stripe 64Ki:nqm0,nqm1
 
 # The bash completion names the live module's classes and hosts (the
 # NQN's ':' is a word break, so only what follows the last ':' is offered).
@@ -74,8 +85,12 @@ assert classes["default"]["share"] == 10
 hosts = {h["nqn"]: (h["class"], h["weight"]) for h in p["hosts"]}
 assert sys.argv[2] not in hosts, "a host that only connected was saved"
 assert sorted(hosts.values()) == [("default", 50), ("inference", 300), ("training", 100)], hosts
-assert p["devices"] == [{"name": sys.argv[3], "write_cost": 300, "io_cost": 8192,
-                         "capacity": 200000000}], p["devices"]
+devs = {d["name"]: d for d in p["devices"]}
+assert devs == {sys.argv[3]: {"name": sys.argv[3], "write_cost": 300, "io_cost": 8192,
+                              "capacity": 200000000},
+                "nqst": {"name": "nqst", "write_cost": 200, "io_cost": 4096,
+                         "capacity": 0, "stripe_chunk": 65536,
+                         "stripe_members": ["nqm0", "nqm1"]}}, p["devices"]
 EOF
 sed 's/^/#   /' "$W/a.json" | head -n 20
 
@@ -89,9 +104,10 @@ nq_ctl class set training --share 31 --max 0 --burst 0
 nq_ctl host unassign "$(host_nqn 1)"
 nq_ctl host assign "$(host_nqn 4)" extra
 nq_ctl device set "$NQ_NULLB" --write-cost 200 --io-cost 4096 --capacity 0
+nq_ctl device set nqst --stripe 64Ki:nqm1,nqm0
 "$NQ_CTL" restore --dry-run "$W/a.json" > "$W/dry" || fail "restore --dry-run failed"
 log "dry run: $(paste -sd ';' "$W/dry")"
-[ "$(wc -l < "$W/dry")" -ge 6 ] || fail "the dry run lists $(wc -l < "$W/dry") changes, want 6 or more"
+[ "$(wc -l < "$W/dry")" -ge 7 ] || fail "the dry run lists $(wc -l < "$W/dry") changes, want 7 or more"
 "$NQ_CTL" save "$W/changed.json"
 cmp -s "$W/a.json" "$W/changed.json" && fail "the policy did not change"
 "$NQ_CTL" restore "$W/a.json" | sed 's/^/# /'

@@ -53,34 +53,16 @@ nq_target_export "$drive"
 d1=$(nq_connect 1) || exit 1
 d2=$(nq_connect 2) || exit 1
 
-stock=() qos=() sbw=() qbw=()
-for r in $(seq "$ROUNDS"); do
-	nq_unload_qos || fail "rmmod failed"
-	nq_latency_run "stock$r" "$SECS" "$INF" "$BW" "$d1" "$d2"
-	[ -n "$NQ_LAT_PCT" ] || break
-	log "stock$r: p99 $NQ_LAT_ALONE us alone, $NQ_LAT_CONT us contended ($NQ_LAT_PCT%); bulk $NQ_LAT_BW kB/s"
-	stock+=("$NQ_LAT_PCT") sbw+=("$NQ_LAT_BW")
-	nq_latency_classes
-	nq_latency_run "qos$r" "$SECS" "$INF" "$BW" "$d1" "$d2"
-	[ -n "$NQ_LAT_PCT" ] || break
-	log "qos$r: p99 $NQ_LAT_ALONE us alone, $NQ_LAT_CONT us contended ($NQ_LAT_PCT%); bulk $NQ_LAT_BW kB/s"
-	qos+=("$NQ_LAT_PCT") qbw+=("$NQ_LAT_BW")
-	if [ "$r" -eq 1 ]; then
-		tags=$(nq_device_get "$b" tags)
-		nq_queues=$(nq_device_get "$b" queues)
-		log "nvmet-qos counts $tags tags over $nq_queues queues on $b"
-		if [ "$tags" != 6 ] || [ "$nq_queues" != 2 ]; then
-			fail "nvmet-qos counts ${tags:-no} tags over ${nq_queues:-no} queues on $b, not 6 over 2"
-		fi
+# check_queues: the drive's tags as nvmet-qos counts them.
+check_queues() {
+	local tags nq_queues
+	tags=$(nq_device_get "$b" tags)
+	nq_queues=$(nq_device_get "$b" queues)
+	log "nvmet-qos counts $tags tags over $nq_queues queues on $b"
+	if [ "$tags" != 6 ] || [ "$nq_queues" != 2 ]; then
+		fail "nvmet-qos counts ${tags:-no} tags over ${nq_queues:-no} queues on $b, not 6 over 2"
 	fi
-done
-[ ${#qos[@]} -eq "$ROUNDS" ] || nq_finish
+}
 
-ms=$(nq_median "${stock[@]}") mq=$(nq_median "${qos[@]}")
-mbs=$(nq_median "${sbw[@]}") mbq=$(nq_median "${qbw[@]}")
-log "contended p99 as % of uncontended, per round: stock ${stock[*]}; nvmet-qos ${qos[*]}"
-log "median: stock nvmet $ms%, nvmet-qos latency class $mq%"
-log "bulk kB/s: stock ${sbw[*]} (median $mbs); nvmet-qos ${qbw[*]} (median $mbq, $(pct "$mbq" "$mbs")% of stock's)"
-python3 -c "import sys; sys.exit(0 if $mbq >= 0.5 * $mbs else 1)" ||
-	fail "the bulk class moved $mbq kB/s under nvmet-qos, below half of stock's $mbs"
-nq_judge_latency "$ms" "$mq"
+nq_latency_rounds "$ROUNDS" "$SECS" "$INF" "$BW" "$d1" "$d2" : check_queues
+nq_latency_verdict "$ROUNDS"

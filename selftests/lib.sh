@@ -1292,6 +1292,49 @@ nq_latency_classes() {
 	nq_ctl host assign "$(host_nqn 2)" bulk
 }
 
+# nq_latency_rounds ROUNDS SECS INF BW DEV_INF DEV_BW SETUP [CHECK]: the
+# latency class's A/B in one boot (052, 053). Each round runs
+# nq_latency_run with stock nvmet (nvmet-qos unloaded), then with
+# nvmet-qos after nq_latency_classes and the command SETUP (a device's
+# settings; : for none); CHECK, a command, runs after the first
+# nvmet-qos round. Sets NQ_LAT_STOCK and NQ_LAT_QOS (contended p99 as %
+# of uncontended, a round each) and NQ_LAT_SBW and NQ_LAT_QBW (the bulk
+# host's kB/s); stops at a round whose fio failed, with fewer entries.
+nq_latency_rounds() {
+	local rounds=$1 secs=$2 inf=$3 bw=$4 dinf=$5 dbw=$6 setup=$7 check=${8:-:} r
+	NQ_LAT_STOCK=() NQ_LAT_QOS=() NQ_LAT_SBW=() NQ_LAT_QBW=()
+	for r in $(seq "$rounds"); do
+		nq_unload_qos || fail "rmmod failed"
+		nq_latency_run "stock$r" "$secs" "$inf" "$bw" "$dinf" "$dbw"
+		[ -n "$NQ_LAT_PCT" ] || return
+		log "stock$r: p99 $NQ_LAT_ALONE us alone, $NQ_LAT_CONT us contended ($NQ_LAT_PCT%); bulk $NQ_LAT_BW kB/s"
+		NQ_LAT_STOCK+=("$NQ_LAT_PCT") NQ_LAT_SBW+=("$NQ_LAT_BW")
+		nq_latency_classes
+		$setup
+		nq_latency_run "qos$r" "$secs" "$inf" "$bw" "$dinf" "$dbw"
+		[ -n "$NQ_LAT_PCT" ] || return
+		log "qos$r: p99 $NQ_LAT_ALONE us alone, $NQ_LAT_CONT us contended ($NQ_LAT_PCT%); bulk $NQ_LAT_BW kB/s"
+		NQ_LAT_QOS+=("$NQ_LAT_PCT") NQ_LAT_QBW+=("$NQ_LAT_BW")
+		[ "$r" -ne 1 ] || $check
+	done
+}
+
+# nq_latency_verdict ROUNDS: end the test on nq_latency_rounds' medians:
+# nvmet-qos's bulk class at least half of stock's rate, and the latency
+# bar (nq_judge_latency). Exits; early if a round's fio failed.
+nq_latency_verdict() {
+	local ms mq mbs mbq
+	[ ${#NQ_LAT_QOS[@]} -eq "$1" ] || nq_finish
+	ms=$(nq_median "${NQ_LAT_STOCK[@]}") mq=$(nq_median "${NQ_LAT_QOS[@]}")
+	mbs=$(nq_median "${NQ_LAT_SBW[@]}") mbq=$(nq_median "${NQ_LAT_QBW[@]}")
+	log "contended p99 as % of uncontended, per round: stock ${NQ_LAT_STOCK[*]}; nvmet-qos ${NQ_LAT_QOS[*]}"
+	log "median: stock nvmet $ms%, nvmet-qos latency class $mq%"
+	log "bulk kB/s: stock ${NQ_LAT_SBW[*]} (median $mbs); nvmet-qos ${NQ_LAT_QBW[*]} (median $mbq, $(pct "$mbq" "$mbs")% of stock's)"
+	python3 -c "import sys; sys.exit(0 if $mbq >= 0.5 * $mbs else 1)" ||
+		fail "the bulk class moved $mbq kB/s under nvmet-qos, below half of stock's $mbs"
+	nq_judge_latency "$ms" "$mq"
+}
+
 # nq_median N...: the middle of the numbers (the lower of the two
 # middle ones for an even count).
 nq_median() { printf '%s\n' "$@" | sort -g | sed -n "$((($# + 1) / 2))p"; }

@@ -35,7 +35,8 @@ TYPES = {
     "HOST": {"NQN": STR, "CLASS": STR, "WEIGHT": U32},
     "CLASS": {"NAME": STR, "SHARE": U32, "MIN_BPS": U64, "MAX_BPS": U64,
               "MIN_IOPS": U64, "MAX_IOPS": U64, "BURST": U64, "LATENCY": U8},
-    "DEV": {"ID": U32, "WRITE_COST": U32, "IO_COST": U32, "CAPACITY": U64},
+    "DEV": {"ID": U32, "WRITE_COST": U32, "IO_COST": U32, "CAPACITY": U64,
+            "STRIPE_CHUNK": U32},
     "CLUSTER": {"STATE": U32, "NOTE": STR},
 }
 CHANGES = ["HOST_SET", "HOST_DEL", "CLASS_NEW", "CLASS_SET", "CLASS_DEL",
@@ -214,7 +215,7 @@ class Fuzzer:
 
     def apply_dev_set(self, v):
         d = self.devs.setdefault(v["ID"], {"WRITE_COST": 200, "IO_COST": 4096,
-                                           "CAPACITY": 0})
+                                           "CAPACITY": 0, "STRIPE_CHUNK": 0})
         d.update({k: x for k, x in v.items() if k != "ID"})
 
     def apply_cluster_set(self, v):

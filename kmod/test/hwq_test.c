@@ -208,3 +208,117 @@ void test_queues_sliced(void)
 	result(queues_case(1, 2) && queues_case(0, 2),
 	       "the same through a slice per CPU");
 }
+
+/* Chunks of 32 KiB, in sectors. */
+#define CHUNK	64
+
+static bool span_is(const struct nqs_domain *d, u64 sector, u32 bytes,
+		    u32 want)
+{
+	u32 got = nqs_stripe_span(d, sector, bytes);
+
+	if (got != want)
+		printf("# span of %u bytes at sector %llu: %#x, want %#x\n",
+		       bytes, (unsigned long long)sector, got, want);
+	return got == want;
+}
+
+/* Which members a range spans: chunk k on member k mod 4. */
+static bool stripe_spans(struct nqs_domain *d)
+{
+	bool ok = true;
+
+	ok &= span_is(d, 0, SMALL, 0x1);
+	ok &= span_is(d, CHUNK + 8, SMALL, 0x2);
+	ok &= span_is(d, 7 * CHUNK, SMALL, 0x8);
+	ok &= span_is(d, CHUNK - 8, 8 << 10, 0x3);	/* across a boundary */
+	ok &= span_is(d, CHUNK - 8, SMALL, 0x1);	/* up to it */
+	ok &= span_is(d, 3 * CHUNK, 64 << 10, 0x9);	/* wraps to member 0 */
+	ok &= span_is(d, 5 * CHUNK + 1, BIG, 0xf);
+	ok &= span_is(d, 0, 1 << 20, 0xf);
+	ok &= span_is(d, NQS_SECTOR_ANY, SMALL, 0xf);	/* a flush */
+	ok &= span_is(d, 9 * CHUNK, 0, 0xf);
+	return ok;
+}
+
+static bool submit_at(struct nqs_domain *d, struct nqs_flow *f,
+		      struct nqs_req *r, u32 bytes, u64 sector, u8 hwq,
+		      u64 now)
+{
+	*r = (struct nqs_req){ .flow = f, .bytes = bytes, .hwq = hwq,
+			       .sector = sector };
+	return nqs_submit(d, r, now);
+}
+
+static u32 slot_ios(const struct nqs_domain *d, u32 member, u8 hwq)
+{
+	return d->hwq_ios[member * 2 + hwq];
+}
+
+/*
+ * An md RAID0 of 4 drives of 2 queues of 3 tags (051's), 32 KiB chunks,
+ * with a latency class active: 128 KiB reads submitted on queue 0 span
+ * every drive and get 2 of each drive's 3 tags there, not 11 of the
+ * queue's 12 counted together, nor 21 of the array's 24; the next is
+ * held, and queue 1's dispatcher takes it. A latency class's 4 KiB read
+ * on queue 0 lies on one drive and takes the tag kept there; a plain
+ * class's does not. The stripe dropped with requests in flight, their
+ * completions still take back what they were counted in.
+ */
+void test_stripe_rules(void)
+{
+	static const struct nqs_class_conf lat = { .weight = 30, .latency = true };
+	static const struct nqs_class_conf plain = { .weight = 70 };
+	static struct nqs_req br[16], lr, pr;
+	struct nqs_class cl, cb;
+	struct nqs_flow fl, fb;
+	struct nqs_domain d;
+	struct nqs_req *r;
+	u64 now = 1 * MS;
+	u32 nb = 0, i, m, left = 0;
+	bool ok;
+
+	nqs_domain_init(&d, now);
+	nqs_domain_set_tags(&d, 24);
+	nqs_domain_set_queues(&d, 2);
+	nqs_domain_set_stripe(&d, 4, CHUNK);
+	ok = stripe_spans(&d);
+	d.lat_on = true;
+	nqs_class_init(&cl, &lat, now);
+	nqs_class_init(&cb, &plain, now);
+	nqs_flow_init(&fl, &cl, 100);
+	nqs_flow_init(&fb, &cb, 100);
+
+	while (nb < 15 && submit_at(&d, &fb, &br[nb], BIG, nb * 4 * CHUNK, 0, now))
+		nb++;
+	printf("# 128 KiB reads on queue 0 admitted before one is held: %u (each drive's queue 3 tags, one kept)\n",
+	       nb);
+	ok &= nb == 2;
+	for (m = 0; m < 4; m++)
+		ok &= slot_ios(&d, m, 0) == 2;
+	ok &= !nqs_next(&d, 0, now) && nqs_hwq_elsewhere(&d, 0, now) == 1;
+	r = nqs_next(&d, 1, now);
+	ok &= r == &br[nb] && slot_ios(&d, 3, 1) == 1;
+	printf("# queue 1's dispatcher takes the held read: %s\n",
+	       r == &br[nb] ? "yes" : "no");
+	ok &= submit_at(&d, &fl, &lr, SMALL, 2 * CHUNK, 0, now) &&
+	      slot_ios(&d, 2, 0) == 3 && slot_ios(&d, 1, 0) == 2;
+	printf("# a latency class's 4 KiB read on drive 2, queue 0: %s\n",
+	       lr.queued_ns ? "held" : "admitted, on the tag kept there");
+	ok &= !submit_at(&d, &fb, &pr, SMALL, 3 * CHUNK, 0, now);
+	printf("# a plain class's 4 KiB read on drive 3, queue 0: %s\n",
+	       pr.queued_ns ? "held" : "admitted");
+
+	nqs_domain_set_stripe(&d, 0, 0);
+	nqs_complete(&d, &lr, 100000, now);
+	for (i = 0; i <= nb; i++)
+		nqs_complete(&d, &br[i], 100000, now);
+	while ((r = nqs_next(&d, 0, now)))
+		nqs_complete(&d, r, 100000, now);
+	for (i = 0; i < NQS_HWQ_MAX; i++)
+		left += d.hwq_ios[i];
+	ok &= !left && !d.inflight_ios && !d.nr_queued;
+	printf("# at rest, the stripe dropped meanwhile: %u counted in the queues, %u in flight, %llu held\n",
+	       left, d.inflight_ios, (unsigned long long)d.nr_queued);
+	result(ok, "stripe_rules: a RAID0's requests counted on each drive they span, a tag kept on each");
+}

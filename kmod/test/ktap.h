@@ -41,5 +41,6 @@ void test_queues_apart(void);
 void test_queues_together(void);
 void test_queues_sliced(void);
 void test_queues_elsewhere(void);
+void test_stripe_rules(void);
 
 #endif

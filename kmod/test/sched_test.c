@@ -822,6 +822,7 @@ static const struct {
 	{ "queues_together", test_queues_together },
 	{ "queues_sliced", test_queues_sliced },
 	{ "queues_elsewhere", test_queues_elsewhere },
+	{ "stripe_rules", test_stripe_rules },
 };
 
 static bool chosen(const char *name, int argc, char **argv)
