@@ -112,15 +112,9 @@ static bool slots_have_tag(const struct nqs_domain *d, u64 slots, bool lat)
 	return true;
 }
 
-/* The queues @r would be counted in: its own on each member it spans. */
-static u64 req_slots(const struct nqs_domain *d, const struct nqs_req *r)
-{
-	return d->stripe_n ? slots_of(d, r->hwq, r->members) : 1ULL << r->hwq;
-}
-
 /*
  * Whether queue @hwq has a tag on some member of the stripe: a request
- * not chosen yet may fit there (nqs_stripe_fits() then says if it does).
+ * not chosen yet may fit there (nqs_req_fits() then says if it does).
  */
 static bool some_member_tag(const struct nqs_domain *d, u8 hwq, bool lat)
 {
@@ -132,52 +126,40 @@ static bool some_member_tag(const struct nqs_domain *d, u8 hwq, bool lat)
 	return false;
 }
 
+static bool queue_tag(const struct nqs_domain *d, u8 hwq, bool lat)
+{
+	if (d->stripe_n)
+		return some_member_tag(d, hwq, lat);
+	return slots_have_tag(d, 1ULL << hwq, lat);
+}
+
 /* The same in hardware queue @hwq, where the tags are split over queues. */
 bool nqs_hwq_has_tag(const struct nqs_domain *d, u8 hwq)
 {
-	if (nqs_units(d) <= 1)
-		return true;
-	if (d->stripe_n)
-		return some_member_tag(d, hwq, false);
-	return slots_have_tag(d, 1ULL << hwq, false);
+	return nqs_units(d) <= 1 || queue_tag(d, hwq, false);
 }
 
 /* A tag free in queue @hwq for a latency class's small request. */
 bool nqs_hwq_lat_tag(const struct nqs_domain *d, u8 hwq)
 {
-	if (nqs_units(d) <= 1 || !d->tags)
-		return true;
-	if (d->stripe_n)
-		return some_member_tag(d, hwq, true);
-	return slots_have_tag(d, 1ULL << hwq, true);
+	return nqs_units(d) <= 1 || !d->tags || queue_tag(d, hwq, true);
 }
 
 /*
- * Whether @r, chosen to go next, fits in queue @hwq of the members it
- * spans: with a tag beyond those kept where there is room (@room), else
- * as a latency class's small one.
+ * Whether @r fits in queue @hwq, of each member it spans on a stripe:
+ * with a tag beyond those kept where the device has room (@room), else
+ * as a latency class's small one, with latency room and any tag.
  */
-bool nqs_stripe_fits(const struct nqs_domain *d, const struct nqs_req *r,
-		     u8 hwq, bool room)
+bool nqs_req_fits(const struct nqs_domain *d, const struct nqs_req *r,
+		  u8 hwq, bool room)
 {
-	u64 slots = slots_of(d, hwq, r->members);
+	u64 slots = d->stripe_n ? slots_of(d, hwq, r->members) : 1ULL << hwq;
+	bool split = nqs_units(d) > 1;
 
-	if (room && slots_have_tag(d, slots, false))
+	if (room && (!split || slots_have_tag(d, slots, false)))
 		return true;
 	return nqs_latency_small(r) && nqs_has_lat_room(d) &&
-	       slots_have_tag(d, slots, true);
-}
-
-/* nqs_hwq_has_tag() and nqs_hwq_lat_tag() for @r, on what it spans. */
-bool nqs_req_has_tag(const struct nqs_domain *d, const struct nqs_req *r)
-{
-	return nqs_units(d) <= 1 || slots_have_tag(d, req_slots(d, r), false);
-}
-
-bool nqs_req_lat_tag(const struct nqs_domain *d, const struct nqs_req *r)
-{
-	return nqs_units(d) <= 1 || !d->tags ||
-	       slots_have_tag(d, req_slots(d, r), true);
+	       (!split || !d->tags || slots_have_tag(d, slots, true));
 }
 
 /* At least one request may always be in flight, however large. */

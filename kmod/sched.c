@@ -516,7 +516,7 @@ struct nqs_req *nqs_next(struct nqs_domain *d, u8 hwq, u64 now)
 	 * On a stripe, the tags it needs are on the members it spans: if
 	 * they have none, it stays first, and pick_flow() is undone.
 	 */
-	if (d->stripe_n && !nqs_stripe_fits(d, r, hwq, room)) {
+	if (d->stripe_n && !nqs_req_fits(d, r, hwq, room)) {
 		f->deficit += (s64)r->cost;
 		return NULL;
 	}
@@ -602,9 +602,7 @@ bool nqs_admit(struct nqs_domain *d, struct nqs_req *r, u64 now)
 	 */
 	if ((!d->nr_queued || (!c->nr_queued && held_all_capped(d, now)) ||
 	     latency_next(d, r, now)) &&
-	    ((nqs_has_room(d) && nqs_req_has_tag(d, r)) ||
-	     (nqs_latency_small(r) && nqs_has_lat_room(d) &&
-	      nqs_req_lat_tag(d, r))) &&
+	    nqs_req_fits(d, r, r->hwq, nqs_has_room(d)) &&
 	    nqs_within_capacity(d, now) && class_within_ceiling(c, now)) {
 		class_resume(d, c);
 		d->vclock = vmax(d->vclock, c->vtime);

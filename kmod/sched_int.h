@@ -38,10 +38,8 @@ bool nqs_has_room(struct nqs_domain *d);
 bool nqs_has_lat_room(const struct nqs_domain *d);
 bool nqs_hwq_has_tag(const struct nqs_domain *d, u8 hwq);
 bool nqs_hwq_lat_tag(const struct nqs_domain *d, u8 hwq);
-bool nqs_req_has_tag(const struct nqs_domain *d, const struct nqs_req *r);
-bool nqs_req_lat_tag(const struct nqs_domain *d, const struct nqs_req *r);
-bool nqs_stripe_fits(const struct nqs_domain *d, const struct nqs_req *r,
-		     u8 hwq, bool room);
+bool nqs_req_fits(const struct nqs_domain *d, const struct nqs_req *r,
+		  u8 hwq, bool room);
 bool nqs_within_capacity(struct nqs_domain *d, u64 now);
 bool nqs_wants_room(const struct nqs_domain *d);
 void nqs_put_in_flight(struct nqs_domain *d, struct nqs_req *r);
