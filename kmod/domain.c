@@ -27,6 +27,7 @@
 #include <linux/xarray.h>
 
 #include "domain.h"
+#include "mutant.h"
 
 #define DOMAIN_HASH_BITS	10	/* NQ_MAX_DOMAINS */
 #define FLOW_HASH_BITS		16
@@ -735,6 +736,23 @@ static bool flow_snapshot(struct nq_domain *d, struct nq_flow *fl,
 }
 
 /*
+ * Mutant dump_walk: the walk a dump used to make for each flow it copied,
+ * under the domain's lock with interrupts off, through the flows before
+ * it in creation order.
+ */
+static void mutant_walk_to(struct nq_domain *d, unsigned long seq)
+{
+	struct nq_flow *fl;
+	unsigned long flags;
+
+	spin_lock_irqsave(&d->lock, flags);
+	list_for_each_entry(fl, &d->flow_list, lnode)
+		if (fl->seq >= seq)
+			break;
+	spin_unlock_irqrestore(&d->lock, flags);
+}
+
+/*
  * Every flow of every domain, from position @pos (domain, flow number),
  * which is advanced past each flow @fn accepted. Flows are numbered in
  * creation order and found by number, so a position stays valid between
@@ -759,6 +777,8 @@ int nq_flow_walk(u64 pos[2],
 		if (nr++ < pos[0])
 			continue;
 		xa_for_each_start(&d->flows, idx, fl, pos[1]) {
+			if (nq_mutant(dump_walk))
+				mutant_walk_to(d, idx);
 			if (flow_snapshot(d, fl, snap)) {
 				ret = fn(snap, arg);
 				if (ret)
