@@ -5,8 +5,10 @@
 #   make            build kmod/nvmet-qos.ko, ctl/nvmet-qos and qosd/nvmet-qosd
 #   make deps       install the Debian packages the build, tests and demo need
 #   make check      run every test: unit tests here, kernel tests in a VM,
-#                   all of them on 6.1, the core ones on 6.12 (CHECK_KERNELS)
-#   make check-all-kernels  every test on every kernel of CHECK_KERNELS
+#                   all of them on 6.1 but the instruction counts (041),
+#                   the core ones on 6.12 (CHECK_KERNELS)
+#   make check-all-kernels  every test on every kernel of CHECK_KERNELS,
+#                   041's instruction-counting boot included
 #   make check-debug  the VM tests on a debug kernel (KASAN, lockdep,
 #                   kmemleak, ...) built once from Debian's linux-source
 #   make check-mutants  the test of the tests: the module with one feature
