@@ -30,7 +30,7 @@
 #define NQ_MUT_late_credit	14	/* a late release loses what it was owed */
 #define NQ_MUT_queues		15	/* tags per hardware queue are one pool */
 #define NQ_MUT_stripe		16	/* a stripe's members are not counted */
-#define NQ_MUT_dump_walk	17	/* a dump walks to where it resumes */
+#define NQ_MUT_dump_walk	17	/* a dump walks to each flow it copies */
 
 #if defined(__has_include)
 #if __has_include("mutant_build.h")

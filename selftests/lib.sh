@@ -1231,7 +1231,7 @@ print("; ".join("%s: depth %s, %s in flight (cost units), %s requests held" %
 # miss is reported instead (nq_slow_miss; the hosts read BS-byte
 # requests).
 nq_judge_split() {
-	local want=$1 got
+	local want=$1 got cap
 	# No window: nq_overlap_split has failed the test already. A window
 	# without traffic is no split at all.
 	if [ "$NQ_SPLIT_RATE" -le 0 ]; then
@@ -1240,8 +1240,13 @@ nq_judge_split() {
 	fi
 	within "$NQ_SPLIT" "$want" 3 && return 0
 	got="split $NQ_SPLIT/$(python3 -c "print('%.2f' % (100 - $NQ_SPLIT))") is not within 3 pp of $want/$((100 - want))"
-	nq_slow_miss "$got" "$NQ_SPLIT_RATE" "$(nq_nullb_capacity "$2")" "cost units/s" ||
-		fail "$got"
+	cap=$(nq_nullb_capacity "$2")
+	nq_slow_miss "$got" "$NQ_SPLIT_RATE" "$cap" "cost units/s" && return 0
+	# Whether the device was the bottleneck: where the hosts could not
+	# keep it busy (CPU-bound), requests reach the scheduler too late to
+	# be ordered, and the failure is the machine's as much as the code's.
+	[ "$cap" -gt 0 ] && got="$got; the hosts moved $(pct "$NQ_SPLIT_RATE" "$cap")% of what the device serves"
+	fail "$got"
 }
 
 # nq_slow_miss WHAT RATE CAP UNIT: on a slow machine (nq_slow_machine),
