@@ -36,10 +36,15 @@ void nqs_domain_set_stripe(struct nqs_domain *d, u32 n, u64 chunk)
 	d->stripe_chunk = d->stripe_n ? chunk : 0;
 }
 
+/*
+ * The sector comes from the host's command, unchecked (the backend
+ * refuses a range past the end only later): the chunks are counted, not
+ * walked to @last, which may be the last number a u64 holds.
+ */
 u32 nqs_stripe_span(const struct nqs_domain *d, u64 sector, u32 bytes)
 {
-	u32 all = (1U << d->stripe_n) - 1, span = 0;
-	u64 first, last, k;
+	u32 all = (1U << d->stripe_n) - 1, span = 0, m;
+	u64 first, last, n;
 
 	if (!d->stripe_n)
 		return 0;
@@ -47,17 +52,23 @@ u32 nqs_stripe_span(const struct nqs_domain *d, u64 sector, u32 bytes)
 		return all;
 	first = nqs_div(sector, d->stripe_chunk);
 	last = nqs_div(sector + (bytes - 1) / 512, d->stripe_chunk);
-	if (last - first + 1 >= d->stripe_n)
+	if (last < first || last - first + 1 >= d->stripe_n)
 		return all;
-	for (k = first; k <= last; k++)
-		span |= 1U << (k - nqs_div(k, d->stripe_n) * d->stripe_n);
+	m = first - nqs_div(first, d->stripe_n) * d->stripe_n;
+	for (n = last - first + 1; n; n--) {
+		span |= 1U << m;
+		if (++m == d->stripe_n)
+			m = 0;
+	}
 	return span;
 }
 
-/* Where member @m's queue @hwq is counted. */
+/* Where member @m's queue @hwq is counted: never where another's is. */
 static u8 slot_of(const struct nqs_domain *d, u32 m, u8 hwq)
 {
-	return (m * max(d->nr_hwq, 1U) + hwq) % NQS_HWQ_MAX;
+	u32 per = nqs_member_slots(d);
+
+	return m * per + hwq % per;
 }
 
 /* The counted queues of @hwq on the members in @members, as a mask. */

@@ -106,7 +106,8 @@
  * the next request in order, and takes it only if the members it spans
  * have one in that queue (else it stays first, and the dispatcher comes
  * back with the next completion). Member m's queue q is counted as queue
- * m x queues + q.
+ * m x queues + q; past NQS_HWQ_MAX in all, each member's queues fold
+ * among themselves (nqs_member_slots()), never onto another member's.
  */
 #ifndef _NQ_SCHED_H
 #define _NQ_SCHED_H
@@ -334,14 +335,40 @@ static inline u32 nqs_units(const struct nqs_domain *d)
 	return d->stripe_n ? d->stripe_n * max(d->nr_hwq, 1U) : d->nr_hwq;
 }
 
+/*
+ * The counted queues each member of a stripe has: its queues, while all
+ * members' fit in NQS_HWQ_MAX; past that, NQS_HWQ_MAX over the members
+ * rounded up to a power of two (which divides NQS_HWQ_MAX, so that a
+ * queue folded by nqs_hwq() folds the same way here), its queue q
+ * counted with q mod that, its tags together. Folding across members
+ * instead (4 drives of 64 queues on a 64-CPU head) counted a request
+ * that spans four drives' queues once, where it takes a tag on each.
+ */
+static inline u32 nqs_member_slots(const struct nqs_domain *d)
+{
+	u32 q = d->nr_hwq > 1 ? d->nr_hwq : 1, per = NQS_HWQ_MAX;
+
+	if (d->stripe_n * q <= NQS_HWQ_MAX)
+		return q;
+	while (per * d->stripe_n > NQS_HWQ_MAX)
+		per /= 2;
+	return per;
+}
+
 /* The tags of counted queue @hwq: all of them for one pool. */
 static inline u32 nqs_hwq_tags(const struct nqs_domain *d, u8 hwq)
 {
-	u32 per, folded, n = nqs_units(d);
+	u32 per, folded, n = nqs_units(d), q, slots;
 
 	if (n <= 1)
 		return d->tags;
 	per = d->tags / n;
+	if (d->stripe_n) {
+		/* Member hwq / slots's queues folded into this one. */
+		q = d->nr_hwq > 1 ? d->nr_hwq : 1;
+		slots = nqs_member_slots(d);
+		return per * (q / slots + (hwq % slots < q % slots));
+	}
 	folded = n / NQS_HWQ_MAX + (hwq < n % NQS_HWQ_MAX);
 	return per * folded;
 }

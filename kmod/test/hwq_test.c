@@ -252,7 +252,18 @@ static bool submit_at(struct nqs_domain *d, struct nqs_flow *f,
 
 static u32 slot_ios(const struct nqs_domain *d, u32 member, u8 hwq)
 {
-	return d->hwq_ios[member * 2 + hwq];
+	u32 per = nqs_member_slots(d);
+
+	return d->hwq_ios[member * per + hwq % per];
+}
+
+static u32 ios_counted(const struct nqs_domain *d)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < NQS_HWQ_MAX; i++)
+		n += d->hwq_ios[i];
+	return n;
 }
 
 /*
@@ -315,10 +326,90 @@ void test_stripe_rules(void)
 		nqs_complete(&d, &br[i], 100000, now);
 	while ((r = nqs_next(&d, 0, now)))
 		nqs_complete(&d, r, 100000, now);
-	for (i = 0; i < NQS_HWQ_MAX; i++)
-		left += d.hwq_ios[i];
+	left = ios_counted(&d);
 	ok &= !left && !d.inflight_ios && !d.nr_queued;
 	printf("# at rest, the stripe dropped meanwhile: %u counted in the queues, %u in flight, %llu held\n",
 	       left, d.inflight_ios, (unsigned long long)d.nr_queued);
 	result(ok, "stripe_rules: a RAID0's requests counted on each drive they span, a tag kept on each");
+}
+
+/*
+ * Ranges at the end of what a u64 counts: the host's sector is not
+ * checked before admission, and on a stripe of 512-byte chunks a walk to
+ * the last chunk never ended (its counter wrapped), with the device's
+ * lock held and interrupts off.
+ */
+static bool stripe_span_ends(void)
+{
+	struct nqs_domain d;
+	bool ok = true;
+
+	nqs_domain_init(&d, 0);
+	nqs_domain_set_stripe(&d, 3, 1);
+	/* chunks 2^64 - 2 and 2^64 - 1: members 2 and 0 */
+	ok &= span_is(&d, ~0ULL - 1, 1024, 0x5);
+	ok &= span_is(&d, ~0ULL - 2, 512, 0x2);
+	/* past the end: the last sector wraps below the first */
+	ok &= span_is(&d, ~0ULL - 1, 4096, 0x7);
+	return ok;
+}
+
+/*
+ * 4 drives of 64 queues of 3 tags, as a 64-CPU head has them: more
+ * queues than the domain counts apart. Each drive's queues fold among
+ * themselves (queue q with q mod 16, 12 tags), never onto another
+ * drive's: 4 KiB reads that fill drive 2's queue 0 leave drive 0's
+ * alone, and a 128 KiB read over all four is counted on four queues.
+ */
+static bool stripe_wide(void)
+{
+	static const struct nqs_class_conf plain = { .weight = 70 };
+	static struct nqs_req sr[11], or, br;
+	struct nqs_class cb;
+	struct nqs_flow fb;
+	struct nqs_domain d;
+	struct nqs_req *r;
+	u64 now = 1 * MS;
+	u32 n = 0, i, before;
+	bool ok;
+
+	nqs_domain_init(&d, now);
+	nqs_domain_set_tags(&d, 4 * 64 * 3);
+	nqs_domain_set_queues(&d, 64);
+	nqs_domain_set_stripe(&d, 4, CHUNK);
+	d.lat_on = true;
+	nqs_class_init(&cb, &plain, now);
+	nqs_flow_init(&fb, &cb, 100);
+
+	/* What drive 2's queue 0 takes: 12 tags (0, 16, 32, 48), one kept. */
+	while (n < 11 && submit_at(&d, &fb, &sr[n], SMALL, 2 * CHUNK, 0, now))
+		n++;
+	printf("# 4 KiB reads on drive 2, queue 0, admitted: %u of 11, %u counted there\n",
+	       n, slot_ios(&d, 2, 0));
+	ok = n == 11 && slot_ios(&d, 2, 0) == 11;
+	ok &= submit_at(&d, &fb, &or, SMALL, 0, 0, now);
+	printf("# then one on drive 0, queue 0: %s\n",
+	       or.queued_ns ? "held" : "admitted");
+	before = ios_counted(&d);
+	ok &= submit_at(&d, &fb, &br, BIG, 4 * CHUNK, 1, now);
+	printf("# a 128 KiB read over the 4 drives on queue 1: counted on %u queues\n",
+	       ios_counted(&d) - before);
+	ok &= ios_counted(&d) - before == 4;
+
+	nqs_complete(&d, &or, 100000, now);
+	nqs_complete(&d, &br, 100000, now);
+	for (i = 0; i < n; i++)
+		nqs_complete(&d, &sr[i], 100000, now);
+	while ((r = nqs_next(&d, 0, now)))
+		nqs_complete(&d, r, 100000, now);
+	ok &= !ios_counted(&d) && !d.inflight_ios && !d.nr_queued;
+	return ok;
+}
+
+void test_stripe_wide(void)
+{
+	bool ends = stripe_span_ends();
+
+	result(stripe_wide() && ends,
+	       "stripe_wide: a stripe's drives counted apart past 64 queues; spans at the end of the sector range");
 }

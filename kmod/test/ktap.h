@@ -42,5 +42,6 @@ void test_queues_together(void);
 void test_queues_sliced(void);
 void test_queues_elsewhere(void);
 void test_stripe_rules(void);
+void test_stripe_wide(void);
 
 #endif

@@ -823,6 +823,7 @@ static const struct {
 	{ "queues_sliced", test_queues_sliced },
 	{ "queues_elsewhere", test_queues_elsewhere },
 	{ "stripe_rules", test_stripe_rules },
+	{ "stripe_wide", test_stripe_wide },
 };
 
 static bool chosen(const char *name, int argc, char **argv)
