@@ -346,7 +346,7 @@ static inline u32 nqs_units(const struct nqs_domain *d)
  */
 static inline u32 nqs_member_slots(const struct nqs_domain *d)
 {
-	u32 q = d->nr_hwq > 1 ? d->nr_hwq : 1, per = NQS_HWQ_MAX;
+	u32 q = max(d->nr_hwq, 1U), per = NQS_HWQ_MAX;
 
 	if (d->stripe_n * q <= NQS_HWQ_MAX)
 		return q;
@@ -364,8 +364,8 @@ static inline u32 nqs_hwq_tags(const struct nqs_domain *d, u8 hwq)
 		return d->tags;
 	per = d->tags / n;
 	if (d->stripe_n) {
-		/* Member hwq / slots's queues folded into this one. */
-		q = d->nr_hwq > 1 ? d->nr_hwq : 1;
+		/* How many of its member's queues fold into this one. */
+		q = max(d->nr_hwq, 1U);
 		slots = nqs_member_slots(d);
 		return per * (q / slots + (hwq % slots < q % slots));
 	}
