@@ -1245,8 +1245,7 @@ nq_judge_split() {
 	# Whether the device was the bottleneck: where the hosts could not
 	# keep it busy (CPU-bound), requests reach the scheduler too late to
 	# be ordered, and the failure is the machine's as much as the code's.
-	[ "$cap" -gt 0 ] && got="$got; the hosts moved $(pct "$NQ_SPLIT_RATE" "$cap")% of what the device serves"
-	fail "$got"
+	fail "$got; $(nq_moved "$NQ_SPLIT_RATE" "$cap" "cost units/s")"
 }
 
 # nq_slow_miss WHAT RATE CAP UNIT: on a slow machine (nq_slow_machine),
@@ -1265,10 +1264,16 @@ nq_judge_split() {
 # from the first sample, 015 20.24/29.79/49.97. Why the debug kernel
 # moves them is not known.
 nq_slow_miss() {
-	local load="unthrottled"
 	nq_slow_machine || return 1
-	[ "$3" -gt 0 ] && load="$(pct "$2" "$3")% of what the device serves"
-	skip_later "slow machine, not judged: $1; the hosts moved $2 $4 ($load)"
+	skip_later "slow machine, not judged: $1; $(nq_moved "$2" "$3" "$4")"
+}
+
+# nq_moved RATE CAP UNIT: what the hosts' load was on the device, as
+# nq_slow_miss and nq_judge_split report it (CAP 0: unthrottled).
+nq_moved() {
+	local load="unthrottled"
+	[ "$2" -gt 0 ] && load="$(pct "$1" "$2")% of what the device serves"
+	echo "the hosts moved $1 $3 ($load)"
 }
 
 # nq_device_get NAME KEY: field KEY of device NAME in "device list
