@@ -196,8 +196,9 @@ static const struct cmd cmds[] = {
 			"after replacing a member. CHUNK is bytes, a multiple of 512 up to\n"
 			"1Gi; its K, M and G are powers of 1024, as md writes chunks (64k =\n"
 			"65536). MEMBERs are given as DEVICE is, 2 to 16, in the array's\n"
-			"order (md's rd0, rd1, ...). auto refuses members of unequal sizes:\n"
-			"md lays such an array out in zones, which a stripe does not follow.\n",
+			"order (md's rd0, rd1, ...). auto refuses members of unequal sizes\n"
+			"in whole chunks, as md counts them: md lays such an array out in\n"
+			"zones, which a stripe does not follow.\n",
 	},
 	{
 		.object = "stats", .verb = "", .run = cmd_stats,

@@ -142,7 +142,12 @@ static int md_shape(const char *sysfs, uint32_t dev, const char *md,
 	return 0;
 }
 
-/* Member @k of @md: its name (md/rdK links to "dev-NAME") and size. */
+/*
+ * Member @k of @md: its name (md/rdK links to "dev-NAME") and the sectors
+ * md lays out on it: md/dev-NAME/size, in KiB, past any data offset and,
+ * once a RAID0 runs, rounded down to whole chunks. Members whose own sizes
+ * differ by less than a chunk are one zone, as md counts them.
+ */
 static int md_member(const char *sysfs, uint32_t dev, const char *md,
 		     unsigned int k, char *name, uint64_t *size,
 		     uint32_t *id, char *why, size_t whylen)
@@ -166,17 +171,19 @@ static int md_member(const char *sysfs, uint32_t dev, const char *md,
 	strcpy(name, link + 4);
 	err = sysfs_block_devnum(sysfs, name, id);
 	if (!err)
-		err = sysfs_read_u64(sysfs, size, "class/block/%s/size", name);
+		err = sysfs_read_u64(sysfs, size, "dev/block/%u:%u/md/%s/size",
+				     kdev_major(dev), kdev_minor(dev), link);
 	if (err) {
 		snprintf(why, whylen, "cannot read %s, member rd%u of %s: %s",
 			 name, k, md, strerror(-err));
 		return err;
 	}
+	*size *= 2;
 	*id = sysfs_whole_disk(sysfs, *id);
 	return 0;
 }
 
-/* The members in md's order, of one size. */
+/* The members in md's order, of one size as md counts them. */
 static int md_members(const char *sysfs, uint32_t dev, const char *md,
 		      unsigned int n, struct stripe *s, char *why,
 		      size_t whylen)

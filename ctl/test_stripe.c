@@ -100,6 +100,30 @@ static void blockdev(const char *dir, const char *devnum, const char *size)
 	link_to(target, "dev/block/%s", devnum);
 }
 
+/*
+ * What md shows as member @name's size in an array of @chunk bytes:
+ * md/dev-NAME/size, KiB, its sectors rounded down to whole chunks (no
+ * data offset: an array built without a superblock).
+ */
+static void md_member_size(const char *dir, const char *link,
+			   const char *name, const char *chunk)
+{
+	unsigned long long sectors = 0, per = strtoull(chunk, NULL, 10) / 512;
+	char path[512], kib[32];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/class/block/%s/size", root, name);
+	f = fopen(path, "r");
+	if (!f || fscanf(f, "%llu", &sectors) != 1)
+		tree_ok = false;
+	if (f)
+		fclose(f);
+	if (per)
+		sectors -= sectors % per;
+	snprintf(kib, sizeof(kib), "%llu", sectors / 2);
+	put(kib, "devices/%s/md/%s/size", dir, link);
+}
+
 /* md array @name (9:@minor) of @level over @members (NULL-ended). */
 static void md(const char *name, int minor, const char *level,
 	       const char *chunk, const char *raid_disks,
@@ -118,6 +142,7 @@ static void md(const char *name, int minor, const char *level,
 	for (k = 0; members && members[k]; k++) {
 		snprintf(link, sizeof(link), "dev-%s", members[k]);
 		mkdirs("devices/%s/md/%s", dir, link);
+		md_member_size(dir, link, members[k], chunk);
 		link_to(link, "devices/%s/md/rd%d", dir, k);
 	}
 }
@@ -130,6 +155,7 @@ static void make_tree(void)
 	static const char *const parts[] = { "nvme4n1p1", "nvme5n1p1", NULL };
 	static const char *const one_disk[] = { "nvme4n1p1", "nvme4n1p2", NULL };
 	static const char *const short_of[] = { "nvme0n1", NULL };
+	static const char *const in_a_chunk[] = { "nvme0n1", "nvme6n1", NULL };
 
 	mkdirs("class/block");
 	mkdirs("dev/block");
@@ -142,6 +168,8 @@ static void make_tree(void)
 	blockdev("pci/nvme4n1/nvme4n1p2", "259:11", "1048576");
 	blockdev("pci/nvme5n1", "259:5", "4194304");
 	blockdev("pci/nvme5n1/nvme5n1p1", "259:10", "1048576");
+	/* nvme0n1 and 64 sectors, less than md117's chunk of 128 */
+	blockdev("pci/nvme6n1", "259:6", "2097216");
 	md("md127", 127, "raid0", "32768", "3", order);
 	md("md126", 126, "raid1", "0", "2", pair);
 	md("md125", 125, "raid0", "524288", "2", uneven);
@@ -152,6 +180,7 @@ static void make_tree(void)
 	md("md120", 120, "", "0", "0", NULL);
 	md("md119", 119, "raid0", "1000", "2", pair);
 	md("md118", 118, "raid0", "65536", "2", one_disk);
+	md("md117", 117, "raid0", "65536", "2", in_a_chunk);
 }
 
 static void remove_tree(void)
@@ -230,6 +259,8 @@ static const struct stripe_case {
 	{ "auto_raid1_refused", "auto", MD(126), "md126 is a raid1 array: only RAID0", 0, 0, { 0 } },
 	{ "auto_sizes_differ_refused", "auto", MD(125),
 	  "the members of md125 differ in size (nvme0n1: 2097152 sectors, nvme3n1: 1048576)", 0, 0, { 0 } },
+	{ "auto_sizes_differ_within_a_chunk", "auto", MD(117), NULL, 65536, 2,
+	  { DEV(259, 0), DEV(259, 6) } },
 	{ "auto_not_md_refused", "auto", DEV(259, 0), "nvme0n1 is not an md array", 0, 0, { 0 } },
 	{ "auto_unknown_device_refused", "auto", DEV(4000, 1), "4000:1 is not an md array", 0, 0, { 0 } },
 	{ "auto_17_members_refused", "auto", MD(123), "md123: 17 members: a stripe has 2 to 16", 0, 0, { 0 } },
