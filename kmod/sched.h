@@ -51,7 +51,8 @@
  * where we cannot order them: shrink. Work held back while latency stays
  * low means the device could take more: grow. A short probe at reduced
  * depth each epoch refreshes the minimum: a window to drain, one to
- * measure. Without a latency class these end as soon as the drain is done
+ * measure (on a slow device whose tags are known, spaced so that probes
+ * take a thirty-second of its time: depth.c). Without a latency class these end as soon as the drain is done
  * and a request has completed, so that a slow device (tens of ms a
  * request) is not held at its least depth for most of the epoch.
  *
@@ -251,7 +252,8 @@ struct nqs_domain {
 	/* latency per cost unit (ns << 10): minimum this and last epoch */
 	u64 lpc_min[2];
 	u64 lpc_min_s[2];		/* small requests only */
-	u64 epoch_start;
+	u64 epoch_start;		/* of the last probe */
+	u64 probe_gap;			/* from it to the next (depth.c) */
 	u64 depth_saved;		/* depth before the current probe */
 	u8 probe;			/* 0: none, 1: draining, 2: measuring */
 	bool depth_limited;		/* the depth itself held work back */
