@@ -273,7 +273,7 @@ nq_nvme_up() {
 	for _ in $(seq 100); do
 		n=0
 		for c in /sys/class/nvme/nvme*; do
-			grep -q '^nq\(drive\|data\)[0-9]* *$' "$c/serial" 2>/dev/null &&
+			grep -q '^nq\(drive\|deep\|data\)[0-9]* *$' "$c/serial" 2>/dev/null &&
 				[ -b "/dev/${c##*/}n1" ] && n=$((n + 1))
 		done
 		[ "$n" -ge "$want" ] && return 0
@@ -287,7 +287,9 @@ nq_nvme_up() {
 # default), QEMU's nvme controllers over nothing but a fixed service
 # time, each request taking that time and a drive serving as many at
 # once as it has tags, as flash serves small requests beside large ones;
-# or "data", the one that keeps data, throttled in one FIFO.
+# "deep", 4 drives of the same kind but 4 times slower, for a queue 4
+# times as deep (nq_nvme_up 13) at the same requests a second; or
+# "data", the one that keeps data, throttled in one FIFO.
 nq_nvme_list() {
 	local c ser kind=nq${1:-drive}
 	for c in /sys/class/nvme/nvme*; do
@@ -297,14 +299,15 @@ nq_nvme_list() {
 	done | sort -n | cut -d' ' -f2
 }
 
-# nq_nvme_raid0 MD: the striped set a head exports: the emulated drives
-# bound (nq_nvme_up 4, so 3 tags a hardware queue), then an md RAID0 MD
-# over the first 4 with 32 KiB chunks (mdadm --build). NQ_DRIVES holds
-# the drives' block devices. Not in a command substitution (nq_nvme_up
-# may skip).
+# nq_nvme_raid0 MD [KIND QD]: the striped set a head exports: the
+# emulated drives bound (nq_nvme_up QD, 4 by default, so 3 tags a
+# hardware queue), then an md RAID0 MD over the first 4 of KIND
+# (nq_nvme_list; "drive" by default) with 32 KiB chunks (mdadm --build).
+# NQ_DRIVES holds the drives' block devices. Not in a command
+# substitution (nq_nvme_up may skip).
 nq_nvme_raid0() {
-	nq_nvme_up 4
-	mapfile -t NQ_DRIVES < <(nq_nvme_list)
+	nq_nvme_up "${3:-4}"
+	mapfile -t NQ_DRIVES < <(nq_nvme_list "${2:-drive}")
 	[ ${#NQ_DRIVES[@]} -ge 4 ] ||
 		die "4 NVMe drives wanted, found ${#NQ_DRIVES[@]}: ${NQ_DRIVES[*]}"
 	log "drives: ${NQ_DRIVES[*]}"
@@ -1329,19 +1332,20 @@ nq_latency_rounds() {
 	done
 }
 
-# nq_latency_verdict ROUNDS: end the test on nq_latency_rounds' medians:
-# nvmet-qos's bulk class at least half of stock's rate, and the latency
-# bar (nq_judge_latency). Exits; early if a round's fio failed.
+# nq_latency_verdict ROUNDS [BULK_PCT]: end the test on
+# nq_latency_rounds' medians: nvmet-qos's bulk class at least BULK_PCT%
+# of stock's rate (50 by default), and the latency bar
+# (nq_judge_latency). Exits; early if a round's fio failed.
 nq_latency_verdict() {
-	local ms mq mbs mbq
+	local ms mq mbs mbq bar=${2:-50}
 	[ ${#NQ_LAT_QOS[@]} -eq "$1" ] || nq_finish
 	ms=$(nq_median "${NQ_LAT_STOCK[@]}") mq=$(nq_median "${NQ_LAT_QOS[@]}")
 	mbs=$(nq_median "${NQ_LAT_SBW[@]}") mbq=$(nq_median "${NQ_LAT_QBW[@]}")
 	log "contended p99 as % of uncontended, per round: stock ${NQ_LAT_STOCK[*]}; nvmet-qos ${NQ_LAT_QOS[*]}"
 	log "median: stock nvmet $ms%, nvmet-qos latency class $mq%"
 	log "bulk kB/s: stock ${NQ_LAT_SBW[*]} (median $mbs); nvmet-qos ${NQ_LAT_QBW[*]} (median $mbq, $(pct "$mbq" "$mbs")% of stock's)"
-	python3 -c "import sys; sys.exit(0 if $mbq >= 0.5 * $mbs else 1)" ||
-		fail "the bulk class moved $mbq kB/s under nvmet-qos, below half of stock's $mbs"
+	python3 -c "import sys; sys.exit(0 if $mbq * 100 >= $bar * $mbs else 1)" ||
+		fail "the bulk class moved $mbq kB/s under nvmet-qos, below $bar% of stock's $mbs"
 	nq_judge_latency "$ms" "$mq"
 }
 
