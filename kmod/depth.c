@@ -72,7 +72,7 @@ static u64 depth_floor(const struct nqs_domain *d)
  * while a latency class is active, and at the least depth a device of
  * 96 ms a request completes one or two at a time. Such a probe took a
  * fifth of every second from the bandwidth classes (an md RAID0 of
- * drives of 12 tags of 96 ms: 77% of stock's bytes, 105% with no depth
+ * drives of 12 tags of 96 ms: 78% of stock's bytes, 105% with no depth
  * at all). So where the device's tags are known, the next probe starts
  * PROBE_SPACING times this one's length after it, an epoch at least: a
  * probe costs such a device at most about 1/PROBE_SPACING of its time,

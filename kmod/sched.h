@@ -52,9 +52,10 @@
  * low means the device could take more: grow. A short probe at reduced
  * depth each epoch refreshes the minimum: a window to drain, one to
  * measure (on a slow device whose tags are known, spaced so that probes
- * take a thirty-second of its time: depth.c). Without a latency class these end as soon as the drain is done
- * and a request has completed, so that a slow device (tens of ms a
- * request) is not held at its least depth for most of the epoch.
+ * take a thirty-second of its time: depth.c). Without a latency class
+ * these end as soon as the drain is done and a request has completed, so
+ * that a slow device (tens of ms a request) is not held at its least
+ * depth for most of the epoch.
  *
  * Held work reaches the device only when the caller next asks for it
  * (the module's worker runs some time after the completion that made

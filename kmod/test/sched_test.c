@@ -586,7 +586,7 @@ static void test_latency_tags_slow(void)
  * 053's drives with deeper queues: 12 tags of 96 ms, known to the core,
  * 32 KiB bulk reads, a dispatcher late by 0.2 ms. A probe at the least
  * depth lasts several of those 96 ms, and one each epoch left the bulk
- * class 68% of stock's bytes (77% in the VM, on md over 4 such drives).
+ * class 68% of stock's bytes (78% in the VM, on md over 4 such drives).
  * Spaced by their own length (depth.c), probes cost about a
  * thirty-second: 82%, of the 92% the tag kept for the latency class
  * leaves.
