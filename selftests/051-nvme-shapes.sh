@@ -122,18 +122,9 @@ shape() {
 shape drive "${NQ_DRIVES[0]}"
 shape raid0 "$MD"
 
-# The file: 256 MiB written for the two hosts' regions, so that their
-# reads reach the drive (ext4 reads unwritten extents as zeroes without
-# it), then the page cache dropped.
-data=$(nq_nvme_list data)
-[ -n "$data" ] || die "no NVMe drive that keeps data"
-modprobe ext4 || die "modprobe ext4 failed"
-mkfs.ext4 -q -F "$data" || die "mkfs.ext4 $data failed"
-mkdir -p "$FS"
-mount "$data" "$FS" || die "cannot mount $data"
-dd if=/dev/zero of="$FS/ns.img" bs=1M count=256 status=none || die "cannot write $FS/ns.img"
-sync
-echo 3 > /proc/sys/vm/drop_caches
+# The file: 256 MiB written for the two hosts' regions.
+nq_nvme_file "$FS" 256
+data=$NQ_DATA
 shape file "$FS/ns.img"
 cat "$FS/ns.img" > /dev/null
 read0=$(awk '{ print $3 }' "/sys/block/${data#/dev/}/stat")

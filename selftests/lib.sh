@@ -316,6 +316,24 @@ nq_nvme_raid0() {
 		die "mdadm --build of $1 failed"
 }
 
+# nq_nvme_file FS MIB: ext4 on the drive that keeps data (nq_nvme_up
+# first), mounted on FS, with FS/ns.img of MIB MiB written, so that
+# reads of it reach the drive (ext4 reads unwritten extents as zeroes
+# without touching it), then the page cache dropped. NQ_DATA holds the
+# drive's block device. Not in a command substitution (it may die).
+nq_nvme_file() {
+	NQ_DATA=$(nq_nvme_list data)
+	[ -n "$NQ_DATA" ] || die "no NVMe drive that keeps data"
+	modprobe ext4 || die "modprobe ext4 failed"
+	mkfs.ext4 -q -F "$NQ_DATA" || die "mkfs.ext4 $NQ_DATA failed"
+	mkdir -p "$1"
+	mount "$NQ_DATA" "$1" || die "cannot mount $NQ_DATA"
+	dd if=/dev/zero of="$1/ns.img" bs=1M count="$2" status=none ||
+		die "cannot write $1/ns.img"
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+}
+
 # nq_rxe_setup: soft-RoCE for NQ_TRTYPE=rdma. rxe needs an Ethernet
 # device, so one end of a veth pair carries an address per simulated host;
 # rxe loops traffic between local addresses back itself. Skips with the
@@ -1306,7 +1324,7 @@ nq_latency_classes() {
 }
 
 # nq_latency_rounds ROUNDS SECS INF BW DEV_INF DEV_BW SETUP [CHECK]: the
-# latency class's A/B in one boot (052, 053). Each round runs
+# latency class's A/B in one boot (052 to 054). Each round runs
 # nq_latency_run with stock nvmet (nvmet-qos unloaded), then with
 # nvmet-qos after nq_latency_classes and the command SETUP (a device's
 # settings; : for none); CHECK, a command, runs after the first
@@ -1332,12 +1350,14 @@ nq_latency_rounds() {
 	done
 }
 
-# nq_latency_verdict ROUNDS [BULK_PCT]: end the test on
+# nq_latency_verdict ROUNDS [BULK_PCT [JUDGE]]: end the test on
 # nq_latency_rounds' medians: nvmet-qos's bulk class at least BULK_PCT%
-# of stock's rate (50 by default), and the latency bar
-# (nq_judge_latency). Exits; early if a round's fio failed.
+# of stock's rate (50 by default), and the latency bar: the command
+# JUDGE (nq_judge_latency by default) given stock's and nvmet-qos's
+# median contended p99, as % of uncontended; it exits. Exits; early if
+# a round's fio failed.
 nq_latency_verdict() {
-	local ms mq mbs mbq bar=${2:-50}
+	local ms mq mbs mbq bar=${2:-50} judge=${3:-nq_judge_latency}
 	[ ${#NQ_LAT_QOS[@]} -eq "$1" ] || nq_finish
 	ms=$(nq_median "${NQ_LAT_STOCK[@]}") mq=$(nq_median "${NQ_LAT_QOS[@]}")
 	mbs=$(nq_median "${NQ_LAT_SBW[@]}") mbq=$(nq_median "${NQ_LAT_QBW[@]}")
@@ -1346,7 +1366,7 @@ nq_latency_verdict() {
 	log "bulk kB/s: stock ${NQ_LAT_SBW[*]} (median $mbs); nvmet-qos ${NQ_LAT_QBW[*]} (median $mbq, $(pct "$mbq" "$mbs")% of stock's)"
 	python3 -c "import sys; sys.exit(0 if $mbq * 100 >= $bar * $mbs else 1)" ||
 		fail "the bulk class moved $mbq kB/s under nvmet-qos, below $bar% of stock's $mbs"
-	nq_judge_latency "$ms" "$mq"
+	"$judge" "$ms" "$mq"
 }
 
 # nq_median N...: the middle of the numbers (the lower of the two
