@@ -108,19 +108,14 @@ static void blockdev(const char *dir, const char *devnum, const char *size)
 static void md_member_size(const char *dir, const char *link,
 			   const char *name, const char *chunk)
 {
-	unsigned long long sectors = 0, per = strtoull(chunk, NULL, 10) / 512;
-	char path[512], kib[32];
-	FILE *f;
+	uint64_t sectors = 0, per = strtoull(chunk, NULL, 10) / 512;
+	char kib[32];
 
-	snprintf(path, sizeof(path), "%s/class/block/%s/size", root, name);
-	f = fopen(path, "r");
-	if (!f || fscanf(f, "%llu", &sectors) != 1)
+	if (sysfs_read_u64(root, &sectors, "class/block/%s/size", name))
 		tree_ok = false;
-	if (f)
-		fclose(f);
 	if (per)
 		sectors -= sectors % per;
-	snprintf(kib, sizeof(kib), "%llu", sectors / 2);
+	snprintf(kib, sizeof(kib), "%llu", (unsigned long long)sectors / 2);
 	put(kib, "devices/%s/md/%s/size", dir, link);
 }
 

@@ -45,7 +45,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-nq_nvme_raid0 "$MD" deep 13
+nq_nvme_raid0 "$MD" deep
 md=$(basename "$(readlink -f "$MD")")
 b=${NQ_DRIVES[0]#/dev/}
 queues=$(find "/sys/block/$b/mq" -mindepth 1 -maxdepth 1 -type d | wc -l)

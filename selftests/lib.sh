@@ -299,15 +299,16 @@ nq_nvme_list() {
 	done | sort -n | cut -d' ' -f2
 }
 
-# nq_nvme_raid0 MD [KIND QD]: the striped set a head exports: the
-# emulated drives bound (nq_nvme_up QD, 4 by default, so 3 tags a
-# hardware queue), then an md RAID0 MD over the first 4 of KIND
-# (nq_nvme_list; "drive" by default) with 32 KiB chunks (mdadm --build).
-# NQ_DRIVES holds the drives' block devices. Not in a command
-# substitution (nq_nvme_up may skip).
+# nq_nvme_raid0 MD [KIND]: the striped set a head exports: the emulated
+# drives bound, then an md RAID0 MD over the first 4 of KIND
+# (nq_nvme_list; "drive" by default) with 32 KiB chunks (mdadm --build):
+# with 3 tags a hardware queue (nq_nvme_up 4), or 12 for "deep" ones
+# (nq_nvme_up 13). NQ_DRIVES holds the drives' block devices. Not in a
+# command substitution (nq_nvme_up may skip).
 nq_nvme_raid0() {
-	nq_nvme_up "${3:-4}"
-	mapfile -t NQ_DRIVES < <(nq_nvme_list "${2:-drive}")
+	local kind=${2:-drive}
+	nq_nvme_up "$([ "$kind" = deep ] && echo 13 || echo 4)"
+	mapfile -t NQ_DRIVES < <(nq_nvme_list "$kind")
 	[ ${#NQ_DRIVES[@]} -ge 4 ] ||
 		die "4 NVMe drives wanted, found ${#NQ_DRIVES[@]}: ${NQ_DRIVES[*]}"
 	log "drives: ${NQ_DRIVES[*]}"
