@@ -8,9 +8,19 @@
  * failed). Every change a controller makes to its host's counts goes
  * through here. A controller made before we attached, or whose record
  * could not be allocated, has none and counts as not authenticated.
+ *
+ * A record also keeps its controller's host, so that the I/O path finds a
+ * request's host by its controller's address, without hashing the NQN
+ * (hook.c). The host stays while the record does: it counts the
+ * controller (nq_host_connect()), and reclaim takes no host a controller
+ * counts. Records are looked up under RCU, the reference taken in the
+ * same read section: a request that found a record did so before the
+ * controller's count fell, so before reclaim could unhash the host, and
+ * reclaim's grace period after that waits for it to hold the reference.
  */
 #include <linux/hash.h>
 #include <linux/hashtable.h>
+#include <linux/rculist.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 
@@ -20,19 +30,22 @@
 
 struct ctrl_rec {
 	struct hlist_node node;
+	struct rcu_head rcu;
 	const void *key;
+	struct nq_host *host;		/* NULL: the overflow host, looked up */
 	bool auth;
 };
 
 static DEFINE_HASHTABLE(recs, CTRLS_HASH_BITS);
 static DEFINE_SPINLOCK(recs_lock);
 
-/* Under recs_lock. */
+/* Under recs_lock or RCU. */
 static struct ctrl_rec *lookup(const void *key)
 {
 	struct ctrl_rec *r;
 
-	hash_for_each_possible(recs, r, node, hash_ptr(key, CTRLS_HASH_BITS))
+	hash_for_each_possible_rcu(recs, r, node, hash_ptr(key, CTRLS_HASH_BITS),
+				   lockdep_is_held(&recs_lock))
 		if (r->key == key)
 			return r;
 	return NULL;
@@ -45,16 +58,33 @@ static struct ctrl_rec *lookup(const void *key)
 bool nq_ctrl_add(const void *key, const char *nqn)
 {
 	struct ctrl_rec *r = kzalloc(sizeof(*r), GFP_ATOMIC);
+	struct nq_host *host = nq_host_connect(nqn);
+	struct ctrl_rec *stale;
 	unsigned long flags;
 
-	nq_host_connect(nqn);
-	if (!r)
-		return false;
-	r->key = key;
+	if (r) {
+		r->key = key;
+		/*
+		 * The overflow host is not kept: once the table has room,
+		 * the controller's requests find a host of their own by NQN.
+		 */
+		r->host = host == nq_host_overflow() ? NULL : host;
+	}
 	spin_lock_irqsave(&recs_lock, flags);
-	hash_add(recs, &r->node, hash_ptr(key, CTRLS_HASH_BITS));
+	/*
+	 * A record of this address outlived its controller only if we could
+	 * not probe controllers' ends (bind.c): its host keeps the count,
+	 * as such hosts do, but this controller's requests must not find it.
+	 */
+	stale = lookup(key);
+	if (stale)
+		hash_del_rcu(&stale->node);
+	if (r)
+		hash_add_rcu(recs, &r->node, hash_ptr(key, CTRLS_HASH_BITS));
 	spin_unlock_irqrestore(&recs_lock, flags);
-	return true;
+	if (stale)
+		kfree_rcu(stale, rcu);
+	return r != NULL;
 }
 
 /*
@@ -94,13 +124,33 @@ bool nq_ctrl_del(const void *key, const char *nqn)
 	spin_lock_irqsave(&recs_lock, flags);
 	r = lookup(key);
 	if (r) {
-		hash_del(&r->node);
+		hash_del_rcu(&r->node);
 		auth = r->auth;
 	}
 	nq_host_disconnect(nqn, auth);
 	spin_unlock_irqrestore(&recs_lock, flags);
-	kfree(r);
+	if (r)
+		kfree_rcu(r, rcu);
 	return auth;
+}
+
+/*
+ * The host of controller @key with a reference (as nq_host_get() gives
+ * one), or NULL: no record, or its host is the overflow host.
+ */
+struct nq_host *nq_ctrl_host(const void *key)
+{
+	struct nq_host *host = NULL;
+	struct ctrl_rec *r;
+
+	rcu_read_lock();
+	r = lookup(key);
+	if (r && r->host) {
+		host = r->host;
+		nq_host_ref(host);
+	}
+	rcu_read_unlock();
+	return host;
 }
 
 /* Once no probe can run: the records of controllers still there. */

@@ -285,14 +285,17 @@ static bool scheduled(u8 opcode)
 }
 
 /*
- * The host @req runs as, with a reference: its controller's NQN, unless
- * that NQN's class admits authenticated controllers only and @req's queue
- * did not authenticate: then the unauthenticated host, in default. A
- * machine that claims a training server's NQN gets no more than default.
+ * The host @req runs as, with a reference: its controller's NQN's (kept
+ * with the controller's record, else looked up by the NQN), unless that
+ * NQN's class admits authenticated controllers only and @req's queue did
+ * not authenticate: then the unauthenticated host, in default. A machine
+ * that claims a training server's NQN gets no more than default.
  */
 static struct nq_host *host_of(struct nvmet_req *req)
 {
-	struct nq_host *host = nq_host_get(req->sq->ctrl->hostnqn, GFP_ATOMIC);
+	struct nvmet_ctrl *ctrl = req->sq->ctrl;
+	struct nq_host *host = nq_ctrl_host(ctrl) ?:
+			       nq_host_get(ctrl->hostnqn, GFP_ATOMIC);
 
 	if (!nq_host_auth_only(host) || nq_sq_authenticated(req->sq))
 		return host;

@@ -151,6 +151,15 @@ static void get_ref(struct nq_host *host)
 }
 
 /*
+ * A reference for the I/O path on @host, found under RCU in a record that
+ * keeps it (ctrls.c) rather than by its NQN.
+ */
+void nq_host_ref(struct nq_host *host)
+{
+	get_ref(host);
+}
+
+/*
  * Drop the I/O path's reference. The barrier orders what the request did
  * (a flow added for the host) before reclaim can see the count fall.
  */
@@ -283,9 +292,10 @@ struct nq_host *nq_host_find(const char *nqn)
 
 /*
  * A controller of @nqn was made (not a discovery one): its host is kept
- * while it lives, and listed with its class before its first I/O.
+ * while it lives, and listed with its class before its first I/O. The
+ * host counting it, or the overflow host, which counts none.
  */
-void nq_host_connect(const char *nqn)
+struct nq_host *nq_host_connect(const char *nqn)
 {
 	struct nq_host *host;
 	unsigned long flags;
@@ -303,6 +313,7 @@ void nq_host_connect(const char *nqn)
 		spin_unlock_irqrestore(&hosts_lock, flags);
 		rcu_read_unlock();
 	} while (!counted);
+	return host;
 }
 
 /*

@@ -62,11 +62,12 @@ int nq_hosts_init(void);
 void nq_hosts_stop(void);
 void nq_hosts_exit(void);
 struct nq_host *nq_host_get(const char *nqn, gfp_t gfp);
+void nq_host_ref(struct nq_host *host);
 void nq_host_put(struct nq_host *host);
 struct nq_host *nq_host_assign(const char *nqn);
 void nq_host_unassign(struct nq_host *host);
 struct nq_host *nq_host_find(const char *nqn);
-void nq_host_connect(const char *nqn);
+struct nq_host *nq_host_connect(const char *nqn);
 void nq_host_disconnect(const char *nqn, bool auth);
 void nq_host_auth_changed(const char *nqn, int delta);
 bool nq_host_auth_only(const struct nq_host *host);
@@ -316,6 +317,7 @@ int nq_cluster_set_doit(struct sk_buff *skb, struct genl_info *info);
 bool nq_ctrl_add(const void *key, const char *nqn);
 int nq_ctrl_set_auth(const void *key, const char *nqn, bool auth);
 bool nq_ctrl_del(const void *key, const char *nqn);
+struct nq_host *nq_ctrl_host(const void *key);
 void nq_ctrls_exit(void);
 
 #endif /* _NVMET_QOS_H */
