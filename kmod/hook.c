@@ -21,10 +21,11 @@
  * waits for its data). There is no tracepoint for that, so a kprobe on
  * nvmet_req_uninit disarms such requests.
  *
- * Every armed request is in the request hash until its trampoline runs,
- * so that unload can hand back those a transport has not executed yet (a
- * write whose data the host has not sent, perhaps never will): their
- * req->execute goes back to nvmet's handler, and unload waits for no host.
+ * Every request we armed is in the request hash until it completes (or is
+ * disarmed): its trampoline and completion find it there, and unload can
+ * hand back those a transport has not executed yet (a write whose data the
+ * host has not sent, perhaps never will): their req->execute goes back to
+ * nvmet's handler, and unload waits for no host.
  *
  * The completion probe also tells admin.c about controllers: the commands
  * of admin queues that complete (a connect made one, authentication).
@@ -52,11 +53,10 @@
 /* Distinct handlers: bdev and file read/write, flush, dsm, write zeroes, zone append. */
 #define NR_SLOTS	16
 /*
- * Requests are hashed while armed (until the transport executes them),
- * then while their handler runs or the device has them: a held request is
- * reached through its domain, not the hash. The transports' queue depths
- * bound the first, the domains' depth the second, so 4,096 buckets keep
- * the chains short at any number of hosts or held requests.
+ * Requests are hashed from arming to completion, one insertion and one
+ * removal each. Held ones stay hashed, though their domain reaches them:
+ * a second insertion per request would cost more than their share of the
+ * chains, which the transports' queue depths bound like the others'.
  */
 #define REQ_HASH_BITS	12
 
@@ -64,10 +64,11 @@ typedef void (*execute_fn)(struct nvmet_req *req);
 
 /* State of one request from arming to completion. */
 struct tracked {
-	struct hlist_node node;		/* in req_hash: armed, or executed */
+	struct hlist_node node;		/* in req_hash: from arming on */
 	struct nvmet_req *req;
 	execute_fn fn;			/* nvmet's handler */
-	bool armed;			/* req->execute is our trampoline */
+	bool armed;			/* req->execute is our trampoline;
+					 * changes under the bucket lock */
 	struct nq_host *host;
 	struct nq_domain *dom;		/* NULL: not scheduled */
 	struct nqs_req sreq;
@@ -308,7 +309,6 @@ static void track(struct tracked *t)
 {
 	struct nvmet_req *req = t->req;
 
-	t->armed = false;
 	t->host = host_of(req);
 	t->dom = domain_of(req->ns);
 	shape(req, t);
@@ -329,6 +329,28 @@ static void hash_tracked(struct tracked *t)
 	spin_lock_irqsave(&b->lock, flags);
 	hlist_add_head(&t->node, &b->head);
 	spin_unlock_irqrestore(&b->lock, flags);
+}
+
+/*
+ * @req's armed entry, now no longer armed, left in the hash for its
+ * completion; NULL if unload handed @req back (or never armed it).
+ */
+static struct tracked *claim(struct nvmet_req *req)
+{
+	struct req_bucket *b = bucket_of(req);
+	struct tracked *t, *found = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&b->lock, flags);
+	hlist_for_each_entry(t, &b->head, node) {
+		if (t->req == req && t->armed) {
+			t->armed = false;
+			found = t;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&b->lock, flags);
+	return found;
 }
 
 /* Take @req's entry out of the hash: any, or only an armed one. */
@@ -381,7 +403,6 @@ static void execute(struct tracked *t, u64 now)
 	execute_fn fn = t->fn;
 
 	t->dispatch_ns = now;
-	hash_tracked(t);
 	fn(req);
 	pending_dec();
 }
@@ -403,7 +424,6 @@ static void complete_held(struct tracked *t, u16 status)
 		return;
 	}
 	t->dispatch_ns = ktime_get_ns();
-	hash_tracked(t);
 	complete(t->req, status);
 	symbol_put(nvmet_req_complete);
 	pending_dec();
@@ -485,7 +505,7 @@ const struct nq_req_ops nq_hook_req_ops = {
  */
 static void trampoline(struct nvmet_req *req, int slot)
 {
-	struct tracked *t = untrack(req, true);
+	struct tracked *t = claim(req);
 	u64 now = 0;
 
 	if (!t) {
