@@ -307,6 +307,7 @@ static const struct field table_fields[] = {
 	{ NVMET_QOS_A_TABLE_FLOWS_RECLAIMED,	"flows_reclaimed",	"FLOWS-RECLAIMED", VAL_PLAIN, false },
 	{ NVMET_QOS_A_TABLE_FLOWS_SPILLED,	"flows_spilled",	"FLOWS-SPILLED", VAL_PLAIN, false },
 	{ NVMET_QOS_A_TABLE_UNSCHEDULED,	"unscheduled",		"UNSCHEDULED",	VAL_PLAIN, false },
+	{ NVMET_QOS_A_TABLE_SPARE_TRACKERS,	"spare_trackers",	"SPARES",	VAL_PLAIN, false },
 };
 
 #define NTFIELDS ARRAY_SIZE(table_fields)
@@ -320,6 +321,7 @@ static const struct nla_policy table_policy[NVMET_QOS_A_TABLE_MAX + 1] = {
 	[NVMET_QOS_A_TABLE_FLOWS_RECLAIMED]	= { .type = NLA_U64, .maxlen = 8 },
 	[NVMET_QOS_A_TABLE_FLOWS_SPILLED]	= { .type = NLA_U64, .maxlen = 8 },
 	[NVMET_QOS_A_TABLE_UNSCHEDULED]		= { .type = NLA_U64, .maxlen = 8 },
+	[NVMET_QOS_A_TABLE_SPARE_TRACKERS]	= { .type = NLA_U32, .maxlen = 4 },
 };
 
 static const char *const table_attr_names[NVMET_QOS_A_TABLE_MAX + 1] = {
@@ -333,6 +335,7 @@ static const char *const table_attr_names[NVMET_QOS_A_TABLE_MAX + 1] = {
 	[NVMET_QOS_A_TABLE_FLOWS_RECLAIMED]	= "flows-reclaimed",
 	[NVMET_QOS_A_TABLE_FLOWS_SPILLED]	= "flows-spilled",
 	[NVMET_QOS_A_TABLE_UNSCHEDULED]		= "unscheduled",
+	[NVMET_QOS_A_TABLE_SPARE_TRACKERS]	= "spare-trackers",
 };
 
 static const struct qos_attr_set table_set = {

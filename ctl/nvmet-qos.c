@@ -92,7 +92,10 @@ static const struct cmd cmds[] = {
 			"or at once when the table is 3/4 full (RECLAIMED). Past MAX,\n"
 			"connects and requests of new hosts run as the host \"(overflow)\"\n"
 			"in the default class (FOLDED). FLOWS are hosts on devices;\n"
-			"FLOWS-SPILLED could not be allocated and ran as (overflow).\n",
+			"FLOWS-SPILLED could not be allocated and ran as (overflow).\n"
+			"UNSCHEDULED requests ran without scheduling, memory short;\n"
+			"SPARES are request trackers the CPUs keep for their next\n"
+			"requests (at most 32 a CPU).\n",
 	},
 	{
 		.object = "host", .verb = "assign", .run = cmd_host_assign,

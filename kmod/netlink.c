@@ -688,6 +688,7 @@ static int table_get_doit(struct sk_buff *skb, struct genl_info *info)
 
 	nq_hosts_table(&t);
 	nq_domains_table(&t);
+	t.spare_trackers = nq_track_spares();
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
@@ -701,7 +702,8 @@ static int table_get_doit(struct sk_buff *skb, struct genl_info *info)
 	    put_u64(msg, NVMET_QOS_A_TABLE_FLOWS, t.flows) ||
 	    put_u64(msg, NVMET_QOS_A_TABLE_FLOWS_RECLAIMED, t.flows_reclaimed) ||
 	    put_u64(msg, NVMET_QOS_A_TABLE_FLOWS_SPILLED, t.flows_spilled) ||
-	    put_u64(msg, NVMET_QOS_A_TABLE_UNSCHEDULED, t.unscheduled)) {
+	    put_u64(msg, NVMET_QOS_A_TABLE_UNSCHEDULED, t.unscheduled) ||
+	    nla_put_u32(msg, NVMET_QOS_A_TABLE_SPARE_TRACKERS, t.spare_trackers)) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}

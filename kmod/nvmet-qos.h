@@ -55,6 +55,7 @@ struct nq_hosts_info {
 	u64 reclaimed, folded;
 	u64 flows, flows_reclaimed, flows_spilled;
 	u64 unscheduled;	/* requests run unscheduled, memory short */
+	u32 spare_trackers;	/* request trackers the CPUs keep (hook.c) */
 };
 
 /* hosts.c: the table of hosts seen, keyed by host NQN. */
@@ -268,6 +269,7 @@ int nq_hook_init(void);
 void nq_hook_exit(void);
 /* hook.c: the domains' way back to nvmet's requests (struct nq_req_ops). */
 extern const struct nq_req_ops nq_hook_req_ops;
+u32 nq_track_spares(void);
 
 /* netlink.c: the generic netlink family and its messages. */
 enum {

@@ -197,6 +197,7 @@ enum {
 	NVMET_QOS_A_TABLE_FLOWS_RECLAIMED,	/* u64: flows freed with their host */
 	NVMET_QOS_A_TABLE_FLOWS_SPILLED,	/* u64: flow allocations failed, spill flow used */
 	NVMET_QOS_A_TABLE_UNSCHEDULED,		/* u64: requests run unscheduled, memory short */
+	NVMET_QOS_A_TABLE_SPARE_TRACKERS,	/* u32: request trackers kept by the CPUs */
 
 	__NVMET_QOS_A_TABLE_MAX,
 	NVMET_QOS_A_TABLE_MAX = (__NVMET_QOS_A_TABLE_MAX - 1)
