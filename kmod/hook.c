@@ -131,24 +131,23 @@ static struct tracked *tracked_get(void)
 	return t ?: mempool_alloc(tracked_pool, GFP_ATOMIC);
 }
 
+/* To this CPU's spares, unless the reserve is short of one or they are full. */
 static void tracked_put(struct tracked *t)
 {
 	unsigned long flags;
 	struct spares *sp;
 
-	if (READ_ONCE(tracked_pool->curr_nr) < tracked_pool->min_nr) {
-		mempool_free(t, tracked_pool);
-		return;
+	if (READ_ONCE(tracked_pool->curr_nr) >= tracked_pool->min_nr) {
+		local_irq_save(flags);
+		sp = this_cpu_ptr(spares);
+		if (sp->n < CPU_SPARES) {
+			t->next = sp->head;
+			sp->head = t;
+			sp->n++;
+			t = NULL;
+		}
+		local_irq_restore(flags);
 	}
-	local_irq_save(flags);
-	sp = this_cpu_ptr(spares);
-	if (sp->n < CPU_SPARES) {
-		t->next = sp->head;
-		sp->head = t;
-		sp->n++;
-		t = NULL;
-	}
-	local_irq_restore(flags);
 	if (t)
 		mempool_free(t, tracked_pool);
 }
@@ -414,6 +413,18 @@ static void hash_tracked(struct tracked *t)
 	spin_unlock_irqrestore(&b->lock, flags);
 }
 
+/* Under @b's lock: @req's entry in @b, any or only an armed one. */
+static struct tracked *find(struct req_bucket *b, const struct nvmet_req *req,
+			    bool armed_only)
+{
+	struct tracked *t;
+
+	hlist_for_each_entry(t, &b->head, node)
+		if (t->req == req && (t->armed || !armed_only))
+			return t;
+	return NULL;
+}
+
 /*
  * @req's armed entry, now no longer armed, left in the hash for its
  * completion; NULL if unload handed @req back (or never armed it).
@@ -421,19 +432,15 @@ static void hash_tracked(struct tracked *t)
 static struct tracked *claim(struct nvmet_req *req)
 {
 	struct req_bucket *b = bucket_of(req);
-	struct tracked *t, *found = NULL;
+	struct tracked *t;
 	unsigned long flags;
 
 	spin_lock_irqsave(&b->lock, flags);
-	hlist_for_each_entry(t, &b->head, node) {
-		if (t->req == req && t->armed) {
-			t->armed = false;
-			found = t;
-			break;
-		}
-	}
+	t = find(b, req, true);
+	if (t)
+		t->armed = false;
 	spin_unlock_irqrestore(&b->lock, flags);
-	return found;
+	return t;
 }
 
 /* Take @req's entry out of the hash: any, or only an armed one. */
@@ -444,15 +451,11 @@ static struct tracked *untrack(struct nvmet_req *req, bool armed_only)
 	unsigned long flags;
 
 	spin_lock_irqsave(&b->lock, flags);
-	hlist_for_each_entry(t, &b->head, node) {
-		if (t->req == req && (t->armed || !armed_only)) {
-			hlist_del(&t->node);
-			spin_unlock_irqrestore(&b->lock, flags);
-			return t;
-		}
-	}
+	t = find(b, req, armed_only);
+	if (t)
+		hlist_del(&t->node);
 	spin_unlock_irqrestore(&b->lock, flags);
-	return NULL;
+	return t;
 }
 
 /* Our probes are off nvmet (unbind()): drop what is still tracked. */
