@@ -16,8 +16,9 @@ Prints one JSON record on stdout.
   measure.py held SECS CTL CEIL_IOPS DEV...
       4 KiB random reads at QD32 from every device at once: IOPS summed,
       and how many of those reads nvmet-qos held (CTL stats --json before
-      and after), the share of them that went through its dispatchers.
-      CEIL_IOPS, the hosts' class's ceiling, goes into the record.
+      and after), the share of them that went through its dispatchers;
+      CTL "-" for stock nvmet, which holds none. CEIL_IOPS, the hosts'
+      class's ceiling (0: none), goes into the record.
   measure.py insns SECS DEV
       4 KiB random reads at QD1 after a second's ramp: in a VM booted with
       --icount (scripts/vm), where a guest nanosecond is one instruction,
@@ -214,7 +215,8 @@ def held_ios(ctl):
 
 
 def held(secs, ctl, ceil_iops, *devs):
-    held0, ios0 = held_ios(ctl)
+    stock = ctl == "-"
+    held0, ios0 = (0, 0) if stock else held_ios(ctl)
     jobs = [fio_job(d, int(secs), "randread", "4k", 32, 0, "held%d" % i)
             for i, d in enumerate(devs)]
     iops, errors = 0, 0
@@ -222,9 +224,11 @@ def held(secs, ctl, ceil_iops, *devs):
         p.wait(timeout=int(secs) + 60)
         iops += fio_json(out)["jobs"][0]["read"]["iops"]
         errors += fio_errors(out)
-    held1, ios1 = held_ios(ctl)
-    return {"iops": iops, "held_pct": 100.0 * (held1 - held0) / max(ios1 - ios0, 1),
-            "ceil_iops": int(ceil_iops), "fio_errors": errors}
+    rec = {"iops": iops, "ceil_iops": int(ceil_iops), "fio_errors": errors}
+    if not stock:
+        held1, ios1 = held_ios(ctl)
+        rec["held_pct"] = 100.0 * (held1 - held0) / max(ios1 - ios0, 1)
+    return rec
 
 
 def insns(secs, dev):
