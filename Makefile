@@ -19,6 +19,9 @@
 #   make bench      stock nvmet against nvmet-qos in a VM, A/B in one boot,
 #                   and instructions per read in a second boot (6.12);
 #                   writes bench/results/<date>.{json,md,png} and README's table
+#   make insn-prof  where a read's instructions go, function by function:
+#                   stock nvmet against nvmet-qos in one boot (6.12, its
+#                   nvme-loop), counted by a QEMU plugin (bench/insn-prof.c)
 #   make install    the module (plus depmod), tool, man pages, bash completion
 #                   and systemd unit; DESTDIR-aware. "make uninstall" undoes it
 #   make dkms-install  let DKMS rebuild the module for every new kernel
@@ -65,7 +68,7 @@ DEBIAN_PKGS := build-essential bc bison flex kmod pkg-config cpio xz-utils \
 	libelf-dev libssl-dev strace dmsetup mdadm patch \
 	libcurl4-openssl-dev libjson-c-dev etcd-server etcd-client curl
 
-.PHONY: all module ctl qosd deps check check-all-kernels check-debug check-mutants unit-check vm-check demo bench install \
+.PHONY: all module ctl qosd deps check check-all-kernels check-debug check-mutants unit-check vm-check demo bench insn-prof install \
 	uninstall dkms-install dkms-uninstall clean FORCE
 
 all: module ctl qosd
@@ -123,8 +126,9 @@ demo: all
 # The held path boots again with one vCPU; the pipeline on a striped set
 # of emulated NVMe drives boots with them; the instruction counts boot
 # apart (one CPU whose clock counts instructions), on 6.12, the kernel
-# with nvme-loop, BENCH_INSNS_BOOTS times. The scheduler core's own
-# figures run here, not in a VM.
+# with nvme-loop, BENCH_INSNS_BOOTS times, and once more for where they
+# go (make insn-prof). The scheduler core's own figures run here, not in
+# a VM.
 bench: all
 	$(MAKE) -C kmod/test sched_bench
 	kmod/test/sched_bench --json > $(BUILD)/core-bench.json
@@ -139,9 +143,23 @@ bench: all
 		KDIR=$$kdir NQ_KO=$$ko NQ_BENCH_ONLY=insns scripts/vm --icount --timeout 5400 -- bench/vm-bench && \
 		cp $(BUILD)/vm/console.log $(BUILD)/vm/bench-insns-$$i.log || exit 1; \
 	done
-	bench/report --core $(BUILD)/core-bench.json $(BUILD)/vm/bench.log \
+	$(MAKE) insn-prof
+	cp $(BUILD)/vm/console.log $(BUILD)/vm/bench-prof.log
+	bench/report --core $(BUILD)/core-bench.json --prof $(BUILD)/vm/bench-prof.log \
+		$(BUILD)/vm/bench.log \
 		$(BUILD)/vm/bench-1cpu.log $(BUILD)/vm/bench-nvme.log \
 		$$(seq -f '$(BUILD)/vm/bench-insns-%g.log' $(BENCH_INSNS_BOOTS))
+
+# The plugin is built against the QEMU Debian installs (7.2, plugin API
+# version 1); its knobs are bench/vm-insn-prof's (NQ_PROF_*).
+$(BUILD)/prof/insn-prof.so: bench/insn-prof.c
+	mkdir -p $(@D)
+	$(CC) -O2 -Wall -fPIC -shared -fvisibility=hidden -o $@ $<
+
+insn-prof: all $(BUILD)/prof/insn-prof.so
+	kdir=$$(scripts/find-kdir $(BENCH_INSNS_KVER)) && ko=$$(scripts/kmod-for $$kdir) && \
+	KDIR=$$kdir NQ_KO=$$ko scripts/vm --insn-prof $(BUILD)/prof/dump --timeout 3600 -- \
+		bench/vm-insn-prof
 
 # Installs what "make" built; builds nothing, so it also works from a
 # read-only tree.
