@@ -17,6 +17,14 @@
  * same read section: a request that found a record did so before the
  * controller's count fell, so before reclaim could unhash the host, and
  * reclaim's grace period after that waits for it to hold the reference.
+ *
+ * A record also keeps the flow its controller's last request went by
+ * (domain.c's, opaque here), so that the next one, most often to the
+ * same namespace, finds its domain and flow without a lookup. The flow is
+ * its host's, and a host's flows are freed only once reclaim has
+ * unhashed the host and no reference is left: as long as the record can
+ * be found, the flow stays, and the reference a request takes keeps it
+ * after that.
  */
 #include <linux/hash.h>
 #include <linux/hashtable.h>
@@ -33,6 +41,7 @@ struct ctrl_rec {
 	struct rcu_head rcu;
 	const void *key;
 	struct nq_host *host;		/* NULL: the overflow host, looked up */
+	struct nq_flow *hint;		/* of @host, set by the I/O path */
 	bool auth;
 };
 
@@ -136,21 +145,42 @@ bool nq_ctrl_del(const void *key, const char *nqn)
 
 /*
  * The host of controller @key with a reference (as nq_host_get() gives
- * one), or NULL: no record, or its host is the overflow host.
+ * one), or NULL: no record, or its host is the overflow host. *@hint is
+ * the flow of that host that the record keeps (NULL: none yet), valid
+ * while the reference is held.
  */
-struct nq_host *nq_ctrl_host(const void *key)
+struct nq_host *nq_ctrl_host(const void *key, struct nq_flow **hint)
 {
 	struct nq_host *host = NULL;
 	struct ctrl_rec *r;
 
+	*hint = NULL;
 	rcu_read_lock();
 	r = lookup(key);
 	if (r && r->host) {
 		host = r->host;
 		nq_host_ref(host);
+		*hint = READ_ONCE(r->hint);
 	}
 	rcu_read_unlock();
 	return host;
+}
+
+/*
+ * Controller @key's request went by @hint, a flow of @host: kept for the
+ * next, unless the controller at @key is now another host's (its address
+ * reused), whose requests must never reach another host's flow.
+ */
+void nq_ctrl_hint(const void *key, const struct nq_host *host,
+		  struct nq_flow *hint)
+{
+	struct ctrl_rec *r;
+
+	rcu_read_lock();
+	r = lookup(key);
+	if (r && r->host == host)
+		WRITE_ONCE(r->hint, hint);
+	rcu_read_unlock();
 }
 
 /* Once no probe can run: the records of controllers still there. */

@@ -460,10 +460,29 @@ struct nq_domain *nq_domain_get(u32 key, const char *name,
 		}
 		return NULL;
 	}
+	if (unlikely(READ_ONCE(d->shape_due)))
+		WRITE_ONCE(d->shape_due, false);
 	if (unlikely(!READ_ONCE(d->sched.stripe_n) &&
 		     (READ_ONCE(d->sched.tags) != shape->tags ||
 		      READ_ONCE(d->sched.nr_hwq) != shape->queues)))
 		domain_shape(d, shape);
+	return d;
+}
+
+/*
+ * The domain of @key, if @hint, a flow a controller's last request went
+ * by (ctrls.c), is on it: the next request, most often to the same
+ * device, then needs no lookup, neither of the domain nor of its flow.
+ * NULL: look it up (nq_domain_get()), as also once a second, so that
+ * the domain still follows its device's shape. The caller holds a
+ * reference on the flow's host, which keeps the flow.
+ */
+struct nq_domain *nq_domain_hinted(const struct nq_flow *hint, u32 key)
+{
+	struct nq_domain *d = hint ? READ_ONCE(hint->dom) : NULL;
+
+	if (!d || d->key != key || READ_ONCE(d->shape_due))
+		return NULL;
 	return d;
 }
 
@@ -505,14 +524,25 @@ int nq_domain_configure(u32 key, const struct nq_dev_conf *conf,
 	return 0;
 }
 
+/* @host's flow on @d: @hint if it is that, else looked up, or NULL. */
+static struct nq_flow *flow_hinted(struct nq_domain *d, struct nq_host *host,
+				   struct nq_flow *hint)
+{
+	if (hint && hint->dom == d && hint->host == host)
+		return hint;
+	return flow_find(d, host);
+}
+
 /*
  * Offer a request to its domain. True: the caller executes it now, and
  * *@now is the domain's clock for it (0: unscheduled). False: it is held
  * and the domain's worker will execute it. A host known on the device,
- * with no retries asked, tries this CPU's slice first.
+ * with no retries asked, tries this CPU's slice first. *@hint, a flow of
+ * @host or NULL, serves if it is @host's on @d, and is set to the flow
+ * the request went by if that is @host's own.
  */
 bool nq_domain_submit(struct nq_domain *d, struct nq_host *host,
-		      struct nqs_req *r, u64 *now)
+		      struct nq_flow **hint, struct nqs_req *r, u64 *now)
 {
 	struct nq_flow *fl = NULL;
 	unsigned long flags;
@@ -520,9 +550,12 @@ bool nq_domain_submit(struct nq_domain *d, struct nq_host *host,
 	u64 t;
 
 	if (!READ_ONCE(d->bypass) && !READ_ONCE(d->retries.n)) {
-		fl = flow_find(d, host);
-		if (fl && nq_fast_submit(d, fl, r, now))
-			return true;
+		fl = flow_hinted(d, host, *hint);
+		if (fl) {
+			*hint = fl;
+			if (nq_fast_submit(d, fl, r, now))
+				return true;
+		}
 	}
 	spin_lock_irqsave(&d->lock, flags);
 	if (d->bypass) {
@@ -533,8 +566,11 @@ bool nq_domain_submit(struct nq_domain *d, struct nq_host *host,
 		return true;
 	}
 	/* Found already: a host's requests hold it, so its flow stays. */
-	if (!fl)
+	if (!fl) {
 		fl = flow_get(d, host);
+		if (fl->host == host)
+			*hint = fl;
+	}
 	atomic_inc(&fl->inflight);
 	r->flow = &fl->f;
 	d->admitted++;
@@ -580,6 +616,7 @@ void nq_domain_tick(struct nq_domain *d, u64 now)
 			   now - d->rate_ns);
 	d->rate_cost = d->sched.completed_cost;
 	d->rate_ns = now;
+	WRITE_ONCE(d->shape_due, true);
 }
 
 /* A request dispatched at @dispatch_ns (submit's or execute's clock) is done. */

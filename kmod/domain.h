@@ -86,6 +86,11 @@ struct nq_domain {
 	u64 scan_at;			/* next look for dying queues */
 	bool bypass;
 	bool stopping;			/* dispatch ending: arm no timer */
+	/*
+	 * Set each second: requests that came by a hint (nq_domain_hinted())
+	 * look the domain up again once, which follows the device's shape.
+	 */
+	bool shape_due;
 	/* Requests scheduled and their completions: equal once idle. */
 	u64 admitted, completed;
 	/* Held hold_max_ms: asked to be sent again, dispatched past limits */

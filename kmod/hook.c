@@ -265,19 +265,31 @@ static struct nq_domain *disk_domain(struct gendisk *disk)
 
 /*
  * The scheduling domain of a namespace: its whole disk, so partitions share
- * one budget; for a file, the disk (or device) of its file system.
+ * one budget; for a file, the disk (or device) of its file system. The
+ * domain of @hint (host_of()) if that is the namespace's, without a
+ * lookup.
  */
-static struct nq_domain *domain_of(struct nvmet_ns *ns)
+static struct nq_domain *domain_of(struct nvmet_ns *ns,
+				   const struct nq_flow *hint)
 {
+	struct gendisk *disk = NULL;
 	struct super_block *sb;
+	struct nq_domain *d;
 
-	if (ns->bdev)
-		return disk_domain(ns->bdev->bd_disk);
-	if (!ns->file)
-		return NULL;
-	sb = file_inode(ns->file)->i_sb;
-	if (sb->s_bdev)
-		return disk_domain(sb->s_bdev->bd_disk);
+	if (ns->bdev) {
+		disk = ns->bdev->bd_disk;
+	} else {
+		if (!ns->file)
+			return NULL;
+		sb = file_inode(ns->file)->i_sb;
+		if (sb->s_bdev)
+			disk = sb->s_bdev->bd_disk;
+	}
+	d = nq_domain_hinted(hint, disk ? disk_devt(disk) : sb->s_dev);
+	if (d)
+		return d;
+	if (disk)
+		return disk_domain(disk);
 	return nq_domain_get(sb->s_dev, sb->s_id, &(struct nq_shape){ 0 });
 }
 
@@ -372,29 +384,57 @@ static bool scheduled(u8 opcode)
  * with the controller's record, else looked up by the NQN), unless that
  * NQN's class admits authenticated controllers only and @req's queue did
  * not authenticate: then the unauthenticated host, in default. A machine
- * that claims a training server's NQN gets no more than default.
+ * that claims a training server's NQN gets no more than default. True in
+ * *@kept where the host is the record's, and then *@hint is the flow the
+ * record keeps (NULL: none yet).
  */
-static struct nq_host *host_of(struct nvmet_req *req)
+static struct nq_host *host_of(struct nvmet_req *req, struct nq_flow **hint,
+			       bool *kept)
 {
 	struct nvmet_ctrl *ctrl = req->sq->ctrl;
-	struct nq_host *host = nq_ctrl_host(ctrl) ?:
-			       nq_host_get(ctrl->hostnqn, GFP_ATOMIC);
+	struct nq_host *host = nq_ctrl_host(ctrl, hint);
 
+	*kept = host;
+	if (!host)
+		host = nq_host_get(ctrl->hostnqn, GFP_ATOMIC);
 	if (!nq_host_auth_only(host) || nq_sq_authenticated(req->sq))
 		return host;
+	*hint = NULL;
+	*kept = false;
 	nq_host_put(host);
 	return nq_host_get(NQ_UNAUTH_NQN, GFP_ATOMIC);
 }
 
-/* What scheduling @t needs, once the transport executes it. */
-static void track(struct tracked *t)
+/* What scheduling @t needs, once the transport executes it (host_of()). */
+static void track(struct tracked *t, struct nq_flow **hint, bool *kept)
 {
 	struct nvmet_req *req = t->req;
 
-	t->host = host_of(req);
-	t->dom = domain_of(req->ns);
+	t->host = host_of(req, hint, kept);
+	t->dom = domain_of(req->ns, *hint);
 	shape(req, t);
 	t->sreq.flow = NULL;
+}
+
+/*
+ * Offer @t to its domain; true: execute it now, at *@now. Where the flow
+ * it went by is not the one its controller's record kept, the record
+ * keeps this one for the next request.
+ */
+static bool submit(struct tracked *t, u64 *now)
+{
+	struct nvmet_req *req = t->req;
+	struct nq_flow *hint, *was;
+	bool go, kept;
+
+	track(t, &hint, &kept);
+	if (!t->dom || percpu_ref_is_dying(&req->sq->ref))
+		return true;
+	was = hint;
+	go = nq_domain_submit(t->dom, t->host, &hint, &t->sreq, now);
+	if (kept && hint != was)
+		nq_ctrl_hint(req->sq->ctrl, t->host, hint);
+	return go;
 }
 
 /*
@@ -604,9 +644,7 @@ static void trampoline(struct nvmet_req *req, int slot)
 		return;
 	}
 	req->execute = t->fn;
-	track(t);
-	if (t->dom && !percpu_ref_is_dying(&req->sq->ref) &&
-	    !nq_domain_submit(t->dom, t->host, &t->sreq, &now))
+	if (!submit(t, &now))
 		return;
 	/* 0 when not scheduled, and then nothing reads the dispatch time */
 	execute(t, now);

@@ -30,6 +30,7 @@ struct genl_info;
 struct sk_buff;
 struct nq_host;
 struct nq_domain;
+struct nq_flow;
 
 enum nq_dir {
 	NQ_READ,
@@ -221,8 +222,9 @@ struct nq_domain *nq_domain_get(u32 key, const char *name,
 int nq_domain_configure(u32 key, const struct nq_dev_conf *conf,
 			struct nq_dev_snapshot *snap,
 			struct netlink_ext_ack *extack);
+struct nq_domain *nq_domain_hinted(const struct nq_flow *hint, u32 key);
 bool nq_domain_submit(struct nq_domain *d, struct nq_host *host,
-		      struct nqs_req *r, u64 *now);
+		      struct nq_flow **hint, struct nqs_req *r, u64 *now);
 void nq_domain_complete(struct nq_domain *d, struct nqs_req *r,
 			u64 dispatch_ns);
 void nq_domains_apply(void);
@@ -319,7 +321,9 @@ int nq_cluster_set_doit(struct sk_buff *skb, struct genl_info *info);
 bool nq_ctrl_add(const void *key, const char *nqn);
 int nq_ctrl_set_auth(const void *key, const char *nqn, bool auth);
 bool nq_ctrl_del(const void *key, const char *nqn);
-struct nq_host *nq_ctrl_host(const void *key);
+struct nq_host *nq_ctrl_host(const void *key, struct nq_flow **hint);
+void nq_ctrl_hint(const void *key, const struct nq_host *host,
+		  struct nq_flow *hint);
 void nq_ctrls_exit(void);
 
 #endif /* _NVMET_QOS_H */

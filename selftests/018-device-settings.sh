@@ -18,16 +18,10 @@ NLRAW="python3 $(dirname "$0")/nlraw.py"
 
 nq_target_setup 0 512
 nq_load_qos
-dev=$(cat "/sys/class/block/$NQ_NULLB/dev")
-id=$(( ${dev%:*} << 20 | ${dev#*:} ))
+id=$(nq_dev_id "$NQ_NULLB") || die "no device number for $NQ_NULLB"
 
 # dev_json KEY: one field of our device in "device list --json".
-dev_json() {
-	"$NQ_CTL" device list --json | python3 -c '
-import json, sys
-d = [d for d in json.load(sys.stdin)["devices"] if d["id"] == int(sys.argv[1])]
-print(d[0][sys.argv[2]] if d else "absent")' "$id" "$1"
-}
+dev_json() { nq_device_field "$id" "$1"; }
 
 # Before any I/O: the domain exists, nameless until its first request.
 nq_ctl device set "$NQ_NULLB" --capacity "$CAP"

@@ -983,6 +983,23 @@ nq_await_hosts() {
 	log "$(nq_ms_since "$t0") ms waiting for $1 hosts: $("$NQ_CTL" host table --json)"
 }
 
+# nq_dev_id NAME: the id nvmet-qos gives block device NAME (its device
+# number, major << 20 | minor).
+nq_dev_id() {
+	local dev
+	dev=$(cat "/sys/class/block/$1/dev") || return 1
+	echo $(( ${dev%:*} << 20 | ${dev#*:} ))
+}
+
+# nq_device_field ID KEY: field KEY of device ID in "device list --json";
+# "absent" while nvmet-qos does not know the device.
+nq_device_field() {
+	"$NQ_CTL" device list --json | python3 -c '
+import json, sys
+d = [d for d in json.load(sys.stdin)["devices"] if d["id"] == int(sys.argv[1])]
+print(d[0][sys.argv[2]] if d else "absent")' "$1" "$2"
+}
+
 # nq_check_balance: once I/O has stopped, every request nvmet-qos took in
 # on every device has completed, and none is held or in flight.
 nq_check_balance() {
