@@ -134,7 +134,7 @@ struct nq_shape {
 };
 
 /*
- * hook.c: a member of a stripe, open for its shape (which holds until
+ * disk.c: a member of a stripe, open for its shape (which holds until
  * it is closed).
  */
 struct nq_member {
@@ -144,6 +144,8 @@ struct nq_member {
 
 int nq_member_open(u32 devt, struct nq_member *m);
 void nq_member_close(struct nq_member *m);
+struct gendisk;
+struct nq_domain *nq_disk_domain(struct gendisk *disk);
 
 /* What an admin sets on a device; only the fields flagged in @set. */
 enum {
