@@ -209,7 +209,7 @@ static struct nq_domain *domain_of(struct nvmet_ns *ns,
 				   const struct nq_flow *hint)
 {
 	struct gendisk *disk = NULL;
-	struct super_block *sb;
+	struct super_block *sb = NULL;
 	struct nq_domain *d;
 
 	if (ns->bdev) {
@@ -330,7 +330,7 @@ static struct nq_host *host_of(struct nvmet_req *req, struct nq_flow **hint,
 	struct nvmet_ctrl *ctrl = req->sq->ctrl;
 	struct nq_host *host = nq_ctrl_host(ctrl, hint);
 
-	*kept = host;
+	*kept = host != NULL;
 	if (!host)
 		host = nq_host_get(ctrl->hostnqn, GFP_ATOMIC);
 	if (!nq_host_auth_only(host) || nq_sq_authenticated(req->sq))
@@ -368,7 +368,12 @@ static bool submit(struct tracked *t, u64 *now)
 		return true;
 	was = hint;
 	go = nq_domain_submit(t->dom, t->host, &hint, &t->sreq, now);
-	if (kept && hint != was)
+	/*
+	 * Only from a request executed now, whose tracker and host reference
+	 * stay until it has run: a held one may have been dispatched and
+	 * completed by now, its host perhaps reclaimed, its address reused.
+	 */
+	if (go && kept && hint != was)
 		nq_ctrl_hint(req->sq->ctrl, t->host, hint);
 	return go;
 }
