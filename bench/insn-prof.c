@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * insn-prof: a QEMU TCG plugin that counts the instructions the guest
- * executes at each code address, for bench/insn-prof (profiles of one
+ * executes at each code address, for bench/vm-insn-prof (profiles of one
  * read, stock nvmet against nvmet-qos, function by function).
  *
  * Every translation block gets a counter that the translated code itself

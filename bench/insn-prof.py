@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Guest side of the instruction profile (bench/insn-prof.c, bench/insn-prof).
+"""Guest side of the instruction profile (bench/insn-prof.c, bench/vm-insn-prof).
 
   insn-prof.py mark
       Ask the plugin for a dump: run "xchg %bx,%bx" (66 87 db), which the
