@@ -110,7 +110,7 @@ static int by_vaddr(const void *a, const void *b)
 static void dump(void)
 {
 	struct block **all = malloc(nr_blocks * sizeof(*all) + 1);
-	char path[4096];
+	char path[4096], done[4096];
 	size_t i, j;
 	FILE *f;
 
@@ -119,7 +119,8 @@ static void dump(void)
 	for (i = 0; i < nr_blocks; i++)
 		all[i] = &chunks[i / CHUNK][i % CHUNK];
 	qsort(all, nr_blocks, sizeof(*all), by_vaddr);
-	snprintf(path, sizeof(path), "%s.%u.tmp", prefix, ++dumps);
+	snprintf(done, sizeof(done), "%s.%u", prefix, ++dumps);
+	snprintf(path, sizeof(path), "%s.%u.tmp", prefix, dumps);
 	f = fopen(path, "w");
 	for (i = 0; f && i < nr_blocks; i = j) {
 		uint64_t insns = 0, runs = 0;
@@ -139,12 +140,8 @@ static void dump(void)
 		return;
 	}
 	/* Renamed when whole: a reader never sees half a dump. */
-	{
-		char done[4096];
-
-		snprintf(done, sizeof(done), "%s.%u", prefix, dumps);
-		rename(path, done);
-	}
+	if (rename(path, done))
+		fprintf(stderr, "insn-prof: cannot rename %s to %s\n", path, done);
 }
 
 static void on_mark(unsigned int vcpu, void *udata)
