@@ -74,7 +74,8 @@ static unsigned long flow_key(const struct nq_domain *d,
 	return (unsigned long)host ^ hash_ptr(d, BITS_PER_LONG);
 }
 
-static struct nq_flow *flow_find(struct nq_domain *d, struct nq_host *host)
+/* @host's flow on @d, or NULL; the caller keeps @host. */
+struct nq_flow *nq_flow_find(struct nq_domain *d, struct nq_host *host)
 {
 	struct nq_flow *fl, *found = NULL;
 
@@ -126,7 +127,7 @@ static struct nq_flow *spill(struct nq_domain *d)
  */
 static struct nq_flow *flow_get(struct nq_domain *d, struct nq_host *host)
 {
-	struct nq_flow *fl = flow_find(d, host);
+	struct nq_flow *fl = nq_flow_find(d, host);
 
 	if (fl)
 		return fl;
@@ -166,7 +167,7 @@ static void flow_free(struct nq_domain *d, struct nq_flow *fl)
 	nq_host_flow_removed(fl->host);
 	atomic64_dec(&nr_flows);
 	atomic64_inc(&flows_reclaimed);
-	/* flow_find() may be walking its hash chain */
+	/* nq_flow_find() may be walking its hash chain */
 	kfree_rcu(fl, rcu);
 }
 
@@ -183,7 +184,7 @@ void nq_domains_drop_host(struct nq_host *host)
 	rcu_read_lock();
 	list_for_each_entry_rcu(d, &domains, node) {
 		spin_lock_irqsave(&d->lock, flags);
-		fl = flow_find(d, host);
+		fl = nq_flow_find(d, host);
 		if (fl && !fl->f.nr_queued && !atomic_read(&fl->inflight))
 			flow_free(d, fl);
 		spin_unlock_irqrestore(&d->lock, flags);
@@ -524,39 +525,19 @@ int nq_domain_configure(u32 key, const struct nq_dev_conf *conf,
 	return 0;
 }
 
-/* @host's flow on @d: @hint if it is that, else looked up, or NULL. */
-static struct nq_flow *flow_hinted(struct nq_domain *d, struct nq_host *host,
-				   struct nq_flow *hint)
-{
-	if (hint && hint->dom == d && hint->host == host)
-		return hint;
-	return flow_find(d, host);
-}
-
 /*
- * Offer a request to its domain. True: the caller executes it now, and
- * *@now is the domain's clock for it (0: unscheduled). False: it is held
- * and the domain's worker will execute it. A host known on the device,
- * with no retries asked, tries this CPU's slice first. *@hint, a flow of
- * @host or NULL, serves if it is @host's on @d, and is set to the flow
- * the request went by if that is @host's own.
+ * Offer a request to its domain under its lock, the slices having not
+ * taken it (nq_domain_submit()): @fl is @host's flow if that was found,
+ * *@hint set to the flow the request went by if that is @host's own.
  */
-bool nq_domain_submit(struct nq_domain *d, struct nq_host *host,
-		      struct nq_flow **hint, struct nqs_req *r, u64 *now)
+bool nq_domain_admit(struct nq_domain *d, struct nq_host *host,
+		     struct nq_flow *fl, struct nq_flow **hint,
+		     struct nqs_req *r, u64 *now)
 {
-	struct nq_flow *fl = NULL;
 	unsigned long flags;
 	bool go, kick = false;
 	u64 t;
 
-	if (!READ_ONCE(d->bypass) && !READ_ONCE(d->retries.n)) {
-		fl = flow_hinted(d, host, *hint);
-		if (fl) {
-			*hint = fl;
-			if (nq_fast_submit(d, fl, r, now))
-				return true;
-		}
-	}
 	spin_lock_irqsave(&d->lock, flags);
 	if (d->bypass) {
 		/* Not scheduled: completion must not account it. */
@@ -619,20 +600,13 @@ void nq_domain_tick(struct nq_domain *d, u64 now)
 	WRITE_ONCE(d->shape_due, true);
 }
 
-/* A request dispatched at @dispatch_ns (submit's or execute's clock) is done. */
-void nq_domain_complete(struct nq_domain *d, struct nqs_req *r,
-			u64 dispatch_ns)
+/* Under its lock, @r done after @lat_ns, which no slice took. */
+void nq_domain_done(struct nq_domain *d, struct nqs_req *r, u64 lat_ns,
+		    u64 now)
 {
 	unsigned long flags;
 	bool kick;
-	u64 now, lat_ns;
 
-	if (!r->flow)
-		return;
-	now = now_ns();
-	lat_ns = now > dispatch_ns ? now - dispatch_ns : 0;
-	if (nq_fast_complete(d, r, lat_ns, now))
-		return;
 	spin_lock_irqsave(&d->lock, flags);
 	d->completed++;
 	kick = nq_domain_wake(d, nqs_complete(&d->sched, r, lat_ns, now), now);

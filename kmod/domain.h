@@ -111,8 +111,14 @@ static inline struct nq_flow *nq_flow_of(const struct nqs_req *r)
 
 /* domain.c */
 void nq_domain_tick(struct nq_domain *d, u64 now);
+struct nq_flow *nq_flow_find(struct nq_domain *d, struct nq_host *host);
+bool nq_domain_admit(struct nq_domain *d, struct nq_host *host,
+		     struct nq_flow *fl, struct nq_flow **hint,
+		     struct nqs_req *r, u64 *now);
+void nq_domain_done(struct nq_domain *d, struct nqs_req *r, u64 lat_ns,
+		    u64 now);
 
-/* fast.c: the per-CPU slices */
+/* fast.c: the per-CPU slices, and the I/O path's way through them */
 int nq_slices_alloc(struct nq_domain *d, gfp_t gfp);
 void nq_slices_free(struct nq_domain *d);
 void nq_slices_reclaim(struct nq_domain *d, u64 now);
@@ -123,10 +129,6 @@ void nq_slices_map(struct nq_domain *d, u32 queues, const unsigned int *map);
 u8 nq_cpu_hwq(struct nq_domain *d);
 int nq_hwq_cpu(struct nq_domain *d, u8 hwq);
 void nq_flow_done(struct nq_flow *fl, const struct nqs_req *r, u64 lat_ns);
-bool nq_fast_submit(struct nq_domain *d, struct nq_flow *fl,
-		    struct nqs_req *r, u64 *now);
-bool nq_fast_complete(struct nq_domain *d, struct nqs_req *r, u64 lat_ns,
-		      u64 now);
 
 /* dispatch.c */
 extern struct workqueue_struct *nq_wq;

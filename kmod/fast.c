@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The I/O path without the device's lock: each domain has a slice per
- * CPU (the core's lease.h), which holds a lease of the device's room and
- * of its classes' ceilings. While the device has room and a class holds
+ * The I/O path's way into a domain: nq_domain_submit() and
+ * nq_domain_complete() come here first, and take the device's lock
+ * (domain.c) only where this CPU's slice cannot do without it. Each
+ * domain has a slice per CPU (the core's lease.h), which holds a lease
+ * of the device's room and of its classes' ceilings. While the device has room and a class holds
  * nothing, its requests are admitted and completed on their CPU's slice
  * under that slice's lock, which only that CPU takes but for a reclaim;
  * the domain's lock is taken once a batch, to settle the slice, not twice
@@ -19,6 +21,7 @@
 #include <linux/spinlock.h>
 
 #include "domain.h"
+#include "stats.h"
 
 /* Some 700 bytes a CPU, in atomic context on a device's first request. */
 int nq_slices_alloc(struct nq_domain *d, gfp_t gfp)
@@ -161,7 +164,8 @@ void nq_slices_counts(struct nq_domain *d, u64 *admitted, u64 *completed)
 }
 
 /* @r of @fl completed after @lat_ns: the host's statistics. */
-void nq_flow_done(struct nq_flow *fl, const struct nqs_req *r, u64 lat_ns)
+static __always_inline void flow_done(struct nq_flow *fl,
+				      const struct nqs_req *r, u64 lat_ns)
 {
 	spin_lock(&fl->lock);
 	nq_stats_complete(&fl->stats, r, lat_ns);
@@ -169,12 +173,18 @@ void nq_flow_done(struct nq_flow *fl, const struct nqs_req *r, u64 lat_ns)
 	atomic_dec(&fl->inflight);
 }
 
+/* The same for the domain's completions under its lock (domain.c). */
+void nq_flow_done(struct nq_flow *fl, const struct nqs_req *r, u64 lat_ns)
+{
+	flow_done(fl, r, lat_ns);
+}
+
 /*
  * With interrupts off, the slice's lock not held: charge what this CPU's
  * slice admitted and count what completed on it, then whatever the
- * domain needs after that.
+ * domain needs after that. Out of line: once a batch.
  */
-static void settle(struct nq_domain *d, struct nq_slice *sl, u64 now)
+static noinline void settle(struct nq_domain *d, struct nq_slice *sl, u64 now)
 {
 	bool kick;
 
@@ -194,8 +204,8 @@ static void settle(struct nq_domain *d, struct nq_slice *sl, u64 now)
  * Admit @r of @fl on this CPU's slice. True: the caller executes it now,
  * and *@now is its dispatch time. False: the domain decides.
  */
-bool nq_fast_submit(struct nq_domain *d, struct nq_flow *fl,
-		    struct nqs_req *r, u64 *now)
+static bool fast_submit(struct nq_domain *d, struct nq_flow *fl,
+			struct nqs_req *r, u64 *now)
 {
 	struct nq_slice *sl;
 	unsigned long flags;
@@ -207,7 +217,7 @@ bool nq_fast_submit(struct nq_domain *d, struct nq_flow *fl,
 	spin_lock(&sl->lock);
 	r->flow = &fl->f;
 	r->retried = 0;
-	r->hwq = nq_cpu_hwq(d);
+	r->hwq = nqs_hwq(&d->sched, READ_ONCE(sl->queue));
 	t = ktime_get_ns();
 	go = nqs_slice_submit(&sl->s, r, t);
 	if (go) {
@@ -223,9 +233,36 @@ bool nq_fast_submit(struct nq_domain *d, struct nq_flow *fl,
 	return go;
 }
 
+/*
+ * Offer a request to its domain. True: the caller executes it now, and
+ * *@now is the domain's clock for it (0: unscheduled). False: it is held
+ * and the domain's worker will execute it. A host known on the device,
+ * with no retries asked, tries this CPU's slice first; the domain's lock
+ * is taken only when the slice cannot admit it. *@hint, a flow of @host
+ * or NULL, serves if it is @host's on @d, and is set to the flow the
+ * request went by if that is @host's own.
+ */
+bool nq_domain_submit(struct nq_domain *d, struct nq_host *host,
+		      struct nq_flow **hint, struct nqs_req *r, u64 *now)
+{
+	struct nq_flow *fl = NULL;
+
+	if (!READ_ONCE(d->bypass) && !READ_ONCE(d->retries.n)) {
+		fl = *hint;
+		if (!fl || fl->dom != d || fl->host != host)
+			fl = nq_flow_find(d, host);
+		if (fl) {
+			*hint = fl;
+			if (fast_submit(d, fl, r, now))
+				return true;
+		}
+	}
+	return nq_domain_admit(d, host, fl, hint, r, now);
+}
+
 /* @r completed after @lat_ns: true if this CPU's slice took it. */
-bool nq_fast_complete(struct nq_domain *d, struct nqs_req *r, u64 lat_ns,
-		      u64 now)
+static bool fast_complete(struct nq_domain *d, struct nqs_req *r, u64 lat_ns,
+			  u64 now)
 {
 	struct nq_slice *sl;
 	unsigned long flags;
@@ -241,10 +278,27 @@ bool nq_fast_complete(struct nq_domain *d, struct nqs_req *r, u64 lat_ns,
 	}
 	spin_unlock(&sl->lock);
 	if (done) {
-		nq_flow_done(nq_flow_of(r), r, lat_ns);
+		flow_done(nq_flow_of(r), r, lat_ns);
 		if (due)
 			settle(d, sl, now);
 	}
 	local_irq_restore(flags);
 	return done;
+}
+
+/*
+ * A request dispatched at @dispatch_ns (submit's or execute's clock) is
+ * done: on this CPU's slice if it takes it, else under the domain's lock.
+ */
+void nq_domain_complete(struct nq_domain *d, struct nqs_req *r,
+			u64 dispatch_ns)
+{
+	u64 now, lat_ns;
+
+	if (!r->flow)
+		return;
+	now = ktime_get_ns();
+	lat_ns = now > dispatch_ns ? now - dispatch_ns : 0;
+	if (!fast_complete(d, r, lat_ns, now))
+		nq_domain_done(d, r, lat_ns, now);
 }

@@ -78,6 +78,11 @@ struct tracked {
 	bool counted;			/* in the host's read/write counters */
 };
 
+/*
+ * A completion may come in interrupt context, so a bucket's lock is taken
+ * with interrupts off: by the trampoline's _irqsave, by spin_lock() in a
+ * probe that turned them off once for its tracker and the bucket together.
+ */
 struct req_bucket {
 	spinlock_t lock;
 	struct hlist_head head;
@@ -113,42 +118,40 @@ struct spares {
 static struct spares __percpu *spares;
 static struct req_bucket req_hash[1 << REQ_HASH_BITS];
 
-static struct tracked *tracked_get(void)
+/*
+ * With interrupts off, as the tracker's whole way is, so that the probes
+ * turn them off once for this and the request hash's lock together.
+ */
+static __always_inline struct tracked *tracked_get(void)
 {
-	struct tracked *t;
-	unsigned long flags;
-	struct spares *sp;
+	struct spares *sp = this_cpu_ptr(spares);
+	struct tracked *t = sp->head;
 
-	local_irq_save(flags);
-	sp = this_cpu_ptr(spares);
-	t = sp->head;
-	if (t) {
-		sp->head = t->next;
-		sp->n--;
-	}
-	local_irq_restore(flags);
-	return t ?: mempool_alloc(tracked_pool, GFP_ATOMIC);
+	lockdep_assert_irqs_disabled();
+	if (!t)
+		return mempool_alloc(tracked_pool, GFP_ATOMIC);
+	sp->head = t->next;
+	sp->n--;
+	return t;
 }
 
-/* To this CPU's spares, unless the reserve is short of one or they are full. */
-static void tracked_put(struct tracked *t)
+/*
+ * With interrupts off: to this CPU's spares, unless the reserve is short
+ * of one or they are full.
+ */
+static __always_inline void tracked_put(struct tracked *t)
 {
-	unsigned long flags;
-	struct spares *sp;
+	struct spares *sp = this_cpu_ptr(spares);
 
-	if (READ_ONCE(tracked_pool->curr_nr) >= tracked_pool->min_nr) {
-		local_irq_save(flags);
-		sp = this_cpu_ptr(spares);
-		if (sp->n < CPU_SPARES) {
-			t->next = sp->head;
-			sp->head = t;
-			sp->n++;
-			t = NULL;
-		}
-		local_irq_restore(flags);
-	}
-	if (t)
+	lockdep_assert_irqs_disabled();
+	if (READ_ONCE(tracked_pool->curr_nr) < tracked_pool->min_nr ||
+	    sp->n >= CPU_SPARES) {
 		mempool_free(t, tracked_pool);
+		return;
+	}
+	t->next = sp->head;
+	sp->head = t;
+	sp->n++;
 }
 
 /* The trackers the CPUs keep now (host table): slab objects in no request. */
@@ -379,24 +382,25 @@ static bool submit(struct tracked *t, u64 *now)
 }
 
 /*
- * Hash @t so that its trampoline, completion or uninit finds it: O(1), no
- * walk. nvmet reuses a request only after completing or uninitialising
- * it, each of which takes the entry out (unbind() drops the rest), so
- * there is never an older entry of the same request to replace.
+ * With interrupts off: hash @t so that its trampoline, completion or
+ * uninit finds it: O(1), no walk. nvmet reuses a request only after
+ * completing or uninitialising it, each of which takes the entry out
+ * (unbind() drops the rest), so there is never an older entry of the same
+ * request to replace.
  */
-static void hash_tracked(struct tracked *t)
+static __always_inline void hash_tracked(struct tracked *t)
 {
 	struct req_bucket *b = bucket_of(t->req);
-	unsigned long flags;
 
-	spin_lock_irqsave(&b->lock, flags);
+	spin_lock(&b->lock);
 	hlist_add_head(&t->node, &b->head);
-	spin_unlock_irqrestore(&b->lock, flags);
+	spin_unlock(&b->lock);
 }
 
 /* Under @b's lock: @req's entry in @b, any or only an armed one. */
-static struct tracked *find(struct req_bucket *b, const struct nvmet_req *req,
-			    bool armed_only)
+static __always_inline struct tracked *find(struct req_bucket *b,
+					    const struct nvmet_req *req,
+					    bool armed_only)
 {
 	struct tracked *t;
 
@@ -424,18 +428,21 @@ static struct tracked *claim(struct nvmet_req *req)
 	return t;
 }
 
-/* Take @req's entry out of the hash: any, or only an armed one. */
-static struct tracked *untrack(struct nvmet_req *req, bool armed_only)
+/*
+ * With interrupts off: take @req's entry out of the hash, any or only an
+ * armed one. Inline: every request's completion comes through it.
+ */
+static __always_inline struct tracked *untrack(struct nvmet_req *req,
+					       bool armed_only)
 {
 	struct req_bucket *b = bucket_of(req);
 	struct tracked *t;
-	unsigned long flags;
 
-	spin_lock_irqsave(&b->lock, flags);
+	spin_lock(&b->lock);
 	t = find(b, req, armed_only);
 	if (t)
 		hlist_del(&t->node);
-	spin_unlock_irqrestore(&b->lock, flags);
+	spin_unlock(&b->lock);
 	return t;
 }
 
@@ -627,7 +634,10 @@ static int slot_for(execute_fn fn)
 	return ret;
 }
 
-/* Undo the arming of @t, whose request will not come through us. */
+/*
+ * With interrupts off: undo the arming of @t, whose request will not come
+ * through us.
+ */
 static void disarm(struct tracked *t)
 {
 	WRITE_ONCE(t->req->execute, t->fn);
@@ -639,6 +649,7 @@ void nq_probe_init(void *data, struct nvmet_req *req,
 		   struct nvme_command *cmd)
 {
 	u8 opcode = cmd->common.opcode;
+	unsigned long flags;
 	struct tracked *t;
 	int slot;
 
@@ -649,52 +660,61 @@ void nq_probe_init(void *data, struct nvmet_req *req,
 	slot = slot_for(req->execute);
 	if (slot < 0)
 		return;
-	/* Past the reserve the request runs unscheduled, but runs. */
+	local_irq_save(flags);
 	t = tracked_get();
-	if (!t) {
-		nq_domains_unscheduled();
-		return;
+	if (t) {
+		t->req = req;
+		t->fn = req->execute;
+		t->armed = true;
+		this_cpu_inc(*pending);
+		req->execute = trampolines[slot];
+		hash_tracked(t);
 	}
-	t->req = req;
-	t->fn = req->execute;
-	t->armed = true;
-	this_cpu_inc(*pending);
-	req->execute = trampolines[slot];
-	hash_tracked(t);
+	local_irq_restore(flags);
+	/* Past the reserve the request runs unscheduled, but runs. */
+	if (!t)
+		nq_domains_unscheduled();
+}
+
+/* With interrupts off: @t's request, executed by its trampoline, is done. */
+static void finish(struct tracked *t)
+{
+	if (t->dom)
+		nq_domain_complete(t->dom, &t->sreq, t->dispatch_ns);
+	nq_host_done(t->host, t->counted, t->sreq.write ? NQ_WRITE : NQ_READ,
+		     t->sreq.bytes, t->req->cqe->status != 0);
+	tracked_put(t);
 }
 
 void nq_probe_complete(void *data, struct nvmet_req *req)
 {
+	unsigned long flags;
 	struct tracked *t;
 
 	if (!req->sq->qid) {
 		nq_admin_complete(req);
 		return;
 	}
+	local_irq_save(flags);
 	t = untrack(req, false);
-	if (!t)
-		return;
-	if (t->armed) {
-		/* nvmet_req_init() failed after our probe armed it */
+	/* Armed still: nvmet_req_init() failed after our probe armed it. */
+	if (t && t->armed)
 		disarm(t);
-		return;
-	}
-	if (t->dom)
-		nq_domain_complete(t->dom, &t->sreq, t->dispatch_ns);
-	if (t->counted)
-		nq_host_account(t->host, t->sreq.write ? NQ_WRITE : NQ_READ,
-				t->sreq.bytes, req->cqe->status != 0);
-	nq_host_put(t->host);
-	tracked_put(t);
+	else if (t)
+		finish(t);
+	local_irq_restore(flags);
 }
 
 int nq_uninit_pre(struct kprobe *kp, struct pt_regs *regs)
 {
+	unsigned long flags;
 	struct tracked *t;
 
+	local_irq_save(flags);
 	t = untrack((struct nvmet_req *)regs_get_kernel_argument(regs, 0), true);
 	if (t)
 		disarm(t);
+	local_irq_restore(flags);
 	return 0;
 }
 

@@ -13,89 +13,6 @@ void nqs_slice_init(struct nqs_slice *s)
 	*s = (struct nqs_slice){ 0 };
 }
 
-/*
- * The entry @c may have: classes sit in an array of the caller's, so the
- * next NQS_SLICE_CLASSES of them take distinct entries.
- */
-static struct nqs_slice_class *entry_at(struct nqs_slice *s,
-					const struct nqs_class *c)
-{
-	return &s->cls[(unsigned long)c / sizeof(*c) % NQS_SLICE_CLASSES];
-}
-
-static struct nqs_slice_class *entry_of(struct nqs_slice *s,
-					const struct nqs_class *c)
-{
-	struct nqs_slice_class *e = entry_at(s, c);
-
-	return e->cls == c ? e : NULL;
-}
-
-bool nqs_slice_submit(struct nqs_slice *s, struct nqs_req *r, u64 now)
-{
-	struct nqs_slice_class *e;
-	u64 cost;
-
-	if (!s->on || r->hwq != s->hwq)
-		return false;
-	e = entry_of(s, r->flow->cls);
-	if (!e)
-		return false;
-	cost = nqs_cost_of(&s->cost, r->bytes, r->write, r->ops);
-	if (cost > s->room || !s->ios || (s->capped && cost > s->cap_tok) ||
-	    (e->lim_b && e->tok_b < (s64)r->bytes) ||
-	    (e->lim_i && e->tok_i < 1))
-		return false;
-	s->room -= cost;
-	s->ios--;
-	if (s->capped)
-		s->cap_tok -= cost;
-	if (e->lim_b)
-		e->tok_b -= r->bytes;
-	if (e->lim_i)
-		e->tok_i--;
-	e->cost += cost;
-	e->ios++;
-	e->bytes[r->write] += r->bytes;
-	r->cost = cost;
-	r->queued_ns = 0;
-	r->wait_ns = 0;
-	/* In the slice's room, not the latency classes' own (nqs_has_lat_room()). */
-	r->lat = false;
-	r->slots = 0;
-	r->first_ns = now ? now : 1;
-	s->pending++;
-	return true;
-}
-
-/*
- * Whether @r is a latency class's small one, from the entry of its class
- * where the slice has one: the class, which settlements write, stays in
- * the cache of the CPU that settles.
- */
-static bool latency_small(struct nqs_slice *s, const struct nqs_req *r)
-{
-	const struct nqs_slice_class *e;
-
-	if (r->bytes > NQS_SMALL_IO)
-		return false;
-	e = entry_of(s, r->flow->cls);
-	return e ? e->latency : r->flow->cls->conf.latency;
-}
-
-/* Only its own queue's: the tags it leased are that queue's. */
-bool nqs_slice_complete(struct nqs_slice *s, const struct nqs_req *r,
-			u64 lat_ns, u64 now)
-{
-	if (!s->on || r->hwq != s->hwq || r->slots)
-		return false;
-	s->room += r->cost;
-	s->ios++;
-	nqs_done_add(&s->done, r, lat_ns, now, latency_small(s, r));
-	s->pending++;
-	return true;
-}
-
 /* @n of the slice's requests go back to the domain. */
 static void ios_back(struct nqs_domain *d, struct nqs_slice *s, u32 n)
 {
@@ -247,7 +164,7 @@ static struct nqs_slice_class *entry_get(struct nqs_domain *d,
 					 struct nqs_slice *s,
 					 struct nqs_class *c, u64 now)
 {
-	struct nqs_slice_class *e = entry_at(s, c);
+	struct nqs_slice_class *e = nqs_slice_entry_at(s, c);
 
 	if (e->cls == c)
 		return e;
@@ -330,7 +247,7 @@ bool nqs_leased_over(const struct nqs_domain *d)
 void nqs_slice_drop(struct nqs_domain *d, struct nqs_slice *s,
 		    struct nqs_class *c, u64 now)
 {
-	struct nqs_slice_class *e = entry_of(s, c);
+	struct nqs_slice_class *e = nqs_slice_entry(s, c);
 
 	if (e)
 		entry_drop(d, e, now);

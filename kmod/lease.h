@@ -77,19 +77,101 @@ struct nqs_slice {
 void nqs_slice_init(struct nqs_slice *s);
 
 /*
+ * The entry @c may have: classes sit in an array of the caller's, so the
+ * next NQS_SLICE_CLASSES of them take distinct entries.
+ */
+static inline struct nqs_slice_class *
+nqs_slice_entry_at(struct nqs_slice *s, const struct nqs_class *c)
+{
+	return &s->cls[(unsigned long)c / sizeof(*c) % NQS_SLICE_CLASSES];
+}
+
+static inline struct nqs_slice_class *
+nqs_slice_entry(struct nqs_slice *s, const struct nqs_class *c)
+{
+	struct nqs_slice_class *e = nqs_slice_entry_at(s, c);
+
+	return e->cls == c ? e : NULL;
+}
+
+/*
  * Under the slice's lock only. Admit @r (flow, bytes, write and ops set)
  * on the slice's lease: true when it may go to the device now, as
- * nqs_submit() would say; false when the domain must decide.
+ * nqs_submit() would say; false when the domain must decide. Inline, as
+ * the completion below: they are every request's path.
  */
-bool nqs_slice_submit(struct nqs_slice *s, struct nqs_req *r, u64 now);
+static inline bool nqs_slice_submit(struct nqs_slice *s, struct nqs_req *r,
+				    u64 now)
+{
+	struct nqs_slice_class *e;
+	u64 cost;
+
+	if (!s->on || r->hwq != s->hwq)
+		return false;
+	e = nqs_slice_entry(s, r->flow->cls);
+	if (!e)
+		return false;
+	cost = nqs_cost_of(&s->cost, r->bytes, r->write, r->ops);
+	if (cost > s->room || !s->ios || (s->capped && cost > s->cap_tok) ||
+	    (e->lim_b && e->tok_b < (s64)r->bytes) ||
+	    (e->lim_i && e->tok_i < 1))
+		return false;
+	s->room -= cost;
+	s->ios--;
+	if (s->capped)
+		s->cap_tok -= cost;
+	if (e->lim_b)
+		e->tok_b -= r->bytes;
+	if (e->lim_i)
+		e->tok_i--;
+	e->cost += cost;
+	e->ios++;
+	e->bytes[r->write] += r->bytes;
+	r->cost = cost;
+	r->queued_ns = 0;
+	r->wait_ns = 0;
+	/* In the slice's room, not the latency classes' own (nqs_has_lat_room()). */
+	r->lat = false;
+	r->slots = 0;
+	r->first_ns = now ? now : 1;
+	s->pending++;
+	return true;
+}
+
+/*
+ * Whether @r is a latency class's small one, from the entry of its class
+ * where the slice has one: the class, which settlements write, stays in
+ * the cache of the CPU that settles.
+ */
+static inline bool nqs_slice_small_lat(struct nqs_slice *s,
+				       const struct nqs_req *r)
+{
+	const struct nqs_slice_class *e;
+
+	if (r->bytes > NQS_SMALL_IO)
+		return false;
+	e = nqs_slice_entry(s, r->flow->cls);
+	return e ? e->latency : r->flow->cls->conf.latency;
+}
 
 /*
  * Under the slice's lock only. @r, admitted anywhere, completed after
  * @lat_ns: true when the slice took it (while it holds a lease), false
- * when the caller must call nqs_complete() under the domain's lock.
+ * when the caller must call nqs_complete() under the domain's lock. Only
+ * its own queue's: the tags it leased are that queue's.
  */
-bool nqs_slice_complete(struct nqs_slice *s, const struct nqs_req *r,
-			u64 lat_ns, u64 now);
+static inline bool nqs_slice_complete(struct nqs_slice *s,
+				      const struct nqs_req *r,
+				      u64 lat_ns, u64 now)
+{
+	if (!s->on || r->hwq != s->hwq || r->slots)
+		return false;
+	s->room += r->cost;
+	s->ios++;
+	nqs_done_add(&s->done, r, lat_ns, now, nqs_slice_small_lat(s, r));
+	s->pending++;
+	return true;
+}
 
 /* Whether the slice should be settled now (@now may be behind the last). */
 static inline bool nqs_slice_due(const struct nqs_slice *s, u64 now)

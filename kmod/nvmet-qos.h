@@ -84,8 +84,8 @@ void nq_host_policy(const struct nq_host *host, int *class_id, u32 *weight);
 void nq_host_set_policy(struct nq_host *host, int class_id, u32 weight);
 void nq_hosts_reset_class(int class_id);
 void nq_hosts_count(u32 counts[NQ_MAX_CLASSES]);
-void nq_host_account(struct nq_host *host, enum nq_dir dir, u32 bytes,
-		     bool error);
+void nq_host_done(struct nq_host *host, bool counted, enum nq_dir dir,
+		  u32 bytes, bool error);
 int nq_host_snapshot_nqn(const char *nqn, struct nq_host_snapshot *snap);
 const char *nq_host_nqn(const struct nq_host *host);
 int nq_host_walk(u64 *pos,
@@ -239,7 +239,7 @@ void nq_domains_table(struct nq_hosts_info *info);
 void nq_domains_unscheduled(void);
 void nq_domains_class_stats(int class_id, struct nq_class_stats *st);
 
-/* stats.c: what one host did on one device; under the domain's lock. */
+/* stats.c, stats.h: what one host did on one device; under its flow's lock. */
 struct nq_flow_stats {
 	u64 ios[NQ_NR_DIRS], bytes[NQ_NR_DIRS], cost;
 	u64 held_ios, held_ns;
@@ -249,8 +249,6 @@ struct nq_flow_stats {
 	u64 tick_ns, tick_bytes, tick_ios;	/* at the last nq_stats_tick() */
 };
 
-void nq_stats_complete(struct nq_flow_stats *s, const struct nqs_req *r,
-		       u64 lat_ns);
 void nq_stats_tick(struct nq_flow_stats *s, u64 now);
 
 /* A copy of one flow's statistics, for netlink. */

@@ -357,28 +357,6 @@ static u64 completed(struct nqs_domain *d, const struct nqs_done *b, u64 now)
 	return t;
 }
 
-void nqs_done_add(struct nqs_done *b, const struct nqs_req *r, u64 lat_ns,
-		  u64 now, bool lat_small)
-{
-	b->cost += r->cost;
-	b->lat += lat_ns;
-	b->ios++;
-	if (r->lat)
-		b->lat_cost += r->cost;
-	if (lat_small) {
-		u64 l = lat_ns + r->wait_ns;
-
-		b->lat_worst = max(b->lat_worst, l);
-		b->lat_min = b->lat_seen ? min(b->lat_min, l) : l;
-		b->lat_seen = now ? now : 1;
-	}
-	if (r->bytes <= NQS_SMALL_IO) {
-		b->lat_s += lat_ns;
-		b->cost_s += r->cost;
-		b->ios_s++;
-	}
-}
-
 u64 nqs_complete(struct nqs_domain *d, const struct nqs_req *r, u64 lat_ns,
 		 u64 now)
 {

@@ -300,6 +300,32 @@ struct nqs_done {
 	u64 lat_worst, lat_min, lat_seen; /* latency classes' small ones */
 };
 
+/*
+ * @r, completed after @lat_ns, into @b. Inline: it is on every
+ * completion's path, the slices' as the domain's.
+ */
+static inline void nqs_done_add(struct nqs_done *b, const struct nqs_req *r,
+				u64 lat_ns, u64 now, bool lat_small)
+{
+	b->cost += r->cost;
+	b->lat += lat_ns;
+	b->ios++;
+	if (r->lat)
+		b->lat_cost += r->cost;
+	if (lat_small) {
+		u64 l = lat_ns + r->wait_ns;
+
+		b->lat_worst = max(b->lat_worst, l);
+		b->lat_min = b->lat_seen ? min(b->lat_min, l) : l;
+		b->lat_seen = now ? now : 1;
+	}
+	if (r->bytes <= NQS_SMALL_IO) {
+		b->lat_s += lat_ns;
+		b->cost_s += r->cost;
+		b->ios_s++;
+	}
+}
+
 void nqs_domain_init(struct nqs_domain *d, u64 now);
 /*
  * Device settings. The cost model applies to requests submitted from now

@@ -43,8 +43,6 @@ bool nqs_req_fits(const struct nqs_domain *d, const struct nqs_req *r,
 bool nqs_within_capacity(struct nqs_domain *d, u64 now);
 bool nqs_wants_room(const struct nqs_domain *d);
 void nqs_put_in_flight(struct nqs_domain *d, struct nqs_req *r);
-void nqs_done_add(struct nqs_done *b, const struct nqs_req *r, u64 lat_ns,
-		  u64 now, bool lat_small);
 u64 nqs_complete_batch(struct nqs_domain *d, const struct nqs_done *b,
 		       u64 now);
 
