@@ -11,7 +11,10 @@
  * nothing else executes: the counts since the last dump go to OUT.N
  * (N = 1, 2, ...) as "ADDRESS INSTRUCTIONS RUNS" lines, one per block
  * start (a function's calls are the runs of the block at its address),
- * and start again from zero. The file is complete before the guest runs
+ * and start again from zero. A block that ends in a direct call or jump
+ * (e8 or e9 and a 32-bit displacement) adds "TARGET TAKEN": where it goes
+ * and how many of the runs got there, which says who calls whom (a
+ * translation cut short by -icount ends before it). The file is complete before the guest runs
  * its next instruction, so a guest that sees the host's file system can
  * read it at once.
  *
@@ -52,6 +55,7 @@ size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
 void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb *tb,
 					      enum qemu_plugin_op op,
 					      void *ptr, uint64_t imm);
+uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
 void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
 					    vcpu_udata_cb cb,
 					    enum qemu_plugin_cb_flags flags,
@@ -61,11 +65,15 @@ __attribute__((visibility("default"))) int qemu_plugin_version = 1;
 
 static const unsigned char mark[] = { 0x66, 0x87, 0xdb };
 
-/* One translation of a block: where it starts, its length, its runs. */
+/*
+ * One translation of a block: where it starts, its length, its runs, and
+ * where its last instruction calls or jumps to (0: nowhere known).
+ */
 struct block {
 	uint64_t vaddr;
 	uint64_t n;
 	uint64_t runs;
+	uint64_t to;
 };
 
 /*
@@ -123,16 +131,25 @@ static void dump(void)
 	snprintf(path, sizeof(path), "%s.%u.tmp", prefix, dumps);
 	f = fopen(path, "w");
 	for (i = 0; f && i < nr_blocks; i = j) {
-		uint64_t insns = 0, runs = 0;
+		uint64_t insns = 0, runs = 0, to = 0, taken = 0;
 
+		/* Its translations that end in a branch all end in the same one. */
 		for (j = i; j < nr_blocks && all[j]->vaddr == all[i]->vaddr; j++) {
 			insns += all[j]->runs * all[j]->n;
 			runs += all[j]->runs;
+			if (all[j]->to) {
+				to = all[j]->to;
+				taken += all[j]->runs;
+			}
 			all[j]->runs = 0;
 		}
-		if (runs)
-			fprintf(f, "%" PRIx64 " %" PRIu64 " %" PRIu64 "\n",
-				all[i]->vaddr, insns, runs);
+		if (!runs)
+			continue;
+		fprintf(f, "%" PRIx64 " %" PRIu64 " %" PRIu64, all[i]->vaddr,
+			insns, runs);
+		if (taken)
+			fprintf(f, " %" PRIx64 " %" PRIu64, to, taken);
+		fputc('\n', f);
 	}
 	free(all);
 	if (!f || fclose(f)) {
@@ -149,10 +166,25 @@ static void on_mark(unsigned int vcpu, void *udata)
 	dump();
 }
 
+/* Where @insn calls or jumps to, if it is e8/e9 with a 32-bit displacement. */
+static uint64_t branch_to(const struct qemu_plugin_insn *insn)
+{
+	const unsigned char *p = qemu_plugin_insn_data(insn);
+	int32_t disp;
+
+	if (qemu_plugin_insn_size(insn) != 5 || (p[0] != 0xe8 && p[0] != 0xe9))
+		return 0;
+	memcpy(&disp, p + 1, sizeof(disp));
+	return qemu_plugin_insn_vaddr(insn) + 5 + (int64_t)disp;
+}
+
 static void on_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t i, n = qemu_plugin_tb_n_insns(tb);
 	struct block *b = block_new(qemu_plugin_tb_vaddr(tb), n);
+
+	if (n)
+		b->to = branch_to(qemu_plugin_tb_get_insn(tb, n - 1));
 
 	qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64,
 						 &b->runs, 1);

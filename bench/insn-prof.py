@@ -13,8 +13,11 @@
       end cancelling out. The first setup is the baseline; the others
       are set beside it, with the functions that differ most and every
       function of nvmet-qos's own, whose sum no other work of the system
-      moves. Prints one JSON line, "NQ-PROF-RESULT {...}", then the same
-      as a table.
+      moves, and the kernel functions that code calls: how often a read,
+      and what a call of each costs on average with what it calls in
+      turn (its instructions and its callees' over its calls, system
+      wide; nvmet-qos's own code, counted already, left out). Prints one
+      JSON line, "NQ-PROF-RESULT {...}", then the same as a table.
 """
 
 import bisect
@@ -63,44 +66,96 @@ class Symbols:
 
 
 def load(path, syms):
-    """{function: [instructions, calls]} of one dump."""
-    out = {}
+    """{function: [instructions, calls]} of one dump, and
+    {(caller, callee): calls}: blocks that end in a direct call, or in a
+    jump to another function's entry (a tail call)."""
+    out, edges = {}, {}
     for line in open(path):
-        a, n, runs = line.split()
-        k, entry = syms.name(int(a, 16))
+        f = line.split()
+        k, entry = syms.name(int(f[0], 16))
         e = out.setdefault(k, [0, 0])
-        e[0] += int(n)
+        e[0] += int(f[1])
         if entry:
-            e[1] += int(runs)
-    return out
+            e[1] += int(f[2])
+        if len(f) == 5:
+            to, to_entry = syms.name(int(f[3], 16))
+            if to_entry and to != k:
+                edges[(k, to)] = edges.get((k, to), 0) + int(f[4])
+    return out, edges
 
 
 def per_read(syms, short, long, reads):
-    a, b = load(short, syms), load(long, syms)
+    """What READS reads cost, by function, and the calls between them."""
+    (a, ea), (b, eb) = load(short, syms), load(long, syms)
     z = [0, 0]
-    return {k: [(b.get(k, z)[i] - a.get(k, z)[i]) / reads for i in (0, 1)]
-            for k in set(a) | set(b)}
+    funcs = {k: [(b.get(k, z)[i] - a.get(k, z)[i]) / reads for i in (0, 1)]
+             for k in set(a) | set(b)}
+    edges = {k: (eb.get(k, 0) - ea.get(k, 0)) / reads for k in set(ea) | set(eb)}
+    return funcs, edges
+
+
+def own(k):
+    return k.endswith(" [%s]" % MODULE)
+
+
+def per_call(funcs, edges):
+    """cost(F): F's instructions a call with those of what it calls in
+    turn, averaged over all of F's calls; nvmet-qos's own functions cost
+    nothing here (they are counted as its own code), nor does a cycle."""
+    out_of = {}
+    for (f, g), n in edges.items():
+        out_of.setdefault(f, []).append((g, n))
+    memo = {}
+
+    def cost(f, path):
+        if own(f) or f in path:
+            return 0.0
+        if f not in memo:
+            ins, calls = funcs.get(f, [0, 0])
+            if calls <= 0:
+                return 0.0
+            sub = sum(n * cost(g, path | {f}) for g, n in out_of.get(f, ()))
+            memo[f] = (ins + sub) / calls
+        return memo[f]
+    return lambda f: cost(f, frozenset())
+
+
+def callees(funcs, edges):
+    """[callee, calls a read, instructions a call] of the kernel functions
+    nvmet-qos's own code calls, the costliest first."""
+    calls = {}
+    for (f, g), n in edges.items():
+        if own(f) and not own(g) and n > 0:
+            calls[g] = calls.get(g, 0) + n
+    cost = per_call(funcs, edges)
+    return sorted(([g, n, cost(g)] for g, n in calls.items()),
+                  key=lambda x: -x[1] * x[2])
 
 
 def report(setups, top=40):
-    runs = [(name, per_read(Symbols(ks), s, l, int(n)))
+    runs = [(name,) + per_read(Symbols(ks), s, l, int(n))
             for name, ks, s, l, n in setups]
-    base_name, base = runs[0]
+    base_name, base, _ = runs[0]
     z = [0, 0]
     res = {"base": base_name, "kernel": os.uname().release,
            "transport": os.environ.get("NQ_TRTYPE", "?"), "setups": []}
-    for name, r in runs:
+    for name, r, edges in runs:
         d = {k: r.get(k, z)[0] - base.get(k, z)[0] for k in set(base) | set(r)}
         rows = sorted(((v, k) for k, v in d.items() if abs(v) >= 0.5),
                       key=lambda x: -abs(x[0]))
-        own = {k: round(v[0], 1) for k, v in r.items()
-               if k.endswith(" [%s]" % MODULE) and round(v[0], 1)}
+        mine = {k: round(v[0], 1) for k, v in r.items()
+                if own(k) and round(v[0], 1)}
+        called = [c for c in callees(r, edges) if round(c[1] * c[2], 1)]
         res["setups"].append({
             "name": name, "per_read": round(sum(v[0] for v in r.values()), 1),
             "kernel": round(sum(v[0] for k, v in r.items() if k != "[user]"), 1),
             "extra": round(sum(d.values()), 1),
             # nvmet-qos's own code, which no other work of the system moves
-            "module": round(sum(own.values()), 1), "module_functions": own,
+            "module": round(sum(mine.values()), 1), "module_functions": mine,
+            # and the kernel functions it calls: callee, calls a read,
+            # instructions a call
+            "called": round(sum(n * c for _, n, c in called), 1),
+            "callees": [[g, round(n, 2), round(c, 1)] for g, n, c in called],
             # function, its instructions per read in the baseline and here,
             # the difference, and its calls per read here and in the baseline
             "functions": [[k, round(base.get(k, z)[0], 1), round(r.get(k, z)[0], 1),
@@ -119,6 +174,11 @@ def table(res):
                  100.0 * s["extra"] / base["per_read"], s["module"]))
         for k, v in sorted(s["module_functions"].items(), key=lambda x: -x[1]):
             print("#   %9.1f  %s" % (v, k))
+        print("#   and %.1f in the kernel functions it calls (%.1f in all, %.2f%%):"
+              % (s["called"], s["module"] + s["called"],
+                 100.0 * (s["module"] + s["called"]) / base["per_read"]))
+        for g, n, c in s["callees"]:
+            print("#   %9.1f  %s (%.2f calls a read, %.1f a call)" % (n * c, g, n, c))
         print("#   %9s %9s %9s %13s  %s" % ("extra", "base", "here",
                                            "calls (base)", "function"))
         for k, a, b, v, calls, base_calls in s["functions"]:
