@@ -9,14 +9,14 @@
  * instructions a block executed are its runs times its length. The guest
  * asks for a dump by executing "xchg %bx,%bx" (66 87 db), an instruction
  * nothing else executes: the counts since the last dump go to OUT.N
- * (N = 1, 2, ...) as "ADDRESS INSTRUCTIONS RUNS" lines, one per block
- * start (a function's calls are the runs of the block at its address),
- * and start again from zero. A block that ends in a direct call or jump
- * (e8 or e9 and a 32-bit displacement) adds "TARGET TAKEN": where it goes
- * and how many of the runs got there, which says who calls whom (a
- * translation cut short by -icount ends before it). The file is complete before the guest runs
- * its next instruction, so a guest that sees the host's file system can
- * read it at once.
+ * (N = 1, 2, ...) as "ADDRESS INSTRUCTIONS RUNS" lines, one per block start (a
+ * function's calls are the runs of the block at its address), and start
+ * again from zero. A block that ends in a direct call or jump (e8 or e9 and
+ * a 32-bit displacement) adds "TARGET TAKEN": where it goes and how many of
+ * the runs got there, which says who calls whom (a translation cut short by
+ * -icount ends before it). The file is complete before the guest runs its
+ * next instruction, so a guest that sees the host's file system can read it
+ * at once.
  *
  * Usage: qemu-system-x86_64 -plugin PATH/insn-prof.so,out=PREFIX ...
  *

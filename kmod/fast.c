@@ -2,13 +2,13 @@
 /*
  * The I/O path's way into a domain: nq_domain_submit() and
  * nq_domain_complete() come here first, and take the device's lock
- * (domain.c) only where this CPU's slice cannot do without it. Each
- * domain has a slice per CPU (the core's lease.h), which holds a lease
- * of the device's room and of its classes' ceilings. While the device has room and a class holds
- * nothing, its requests are admitted and completed on their CPU's slice
- * under that slice's lock, which only that CPU takes but for a reclaim;
- * the domain's lock is taken once a batch, to settle the slice, not twice
- * a request. The host's statistics are kept under its flow's lock.
+ * (domain.c) only where this CPU's slice cannot do without it. Each domain
+ * has a slice per CPU (the core's lease.h), which holds a lease of the
+ * device's room and of its classes' ceilings. While the device has room and
+ * a class holds nothing, its requests are admitted and completed on their
+ * CPU's slice under that slice's lock, which only that CPU takes but for a
+ * reclaim; the domain's lock is taken once a batch, to settle the slice, not
+ * twice a request. The host's statistics are kept under its flow's lock.
  *
  * Everything here runs with interrupts off (completions may come in
  * interrupt context), so the CPU's slice stays this CPU's. Lock order:
