@@ -109,6 +109,12 @@ static inline struct nq_flow *nq_flow_of(const struct nqs_req *r)
 	return container_of(r->flow, struct nq_flow, f);
 }
 
+/* Where @d counts the requests of the CPU whose slice @sl is. */
+static inline u8 nq_slice_hwq(struct nq_domain *d, struct nq_slice *sl)
+{
+	return nqs_hwq(&d->sched, READ_ONCE(sl->queue));
+}
+
 /* domain.c */
 void nq_domain_tick(struct nq_domain *d, u64 now);
 struct nq_flow *nq_flow_find(struct nq_domain *d, struct nq_host *host);

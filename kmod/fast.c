@@ -133,7 +133,7 @@ void nq_slices_map(struct nq_domain *d, u32 queues, const unsigned int *map)
 /* With interrupts off: where the domain counts this CPU's requests. */
 u8 nq_cpu_hwq(struct nq_domain *d)
 {
-	return nqs_hwq(&d->sched, READ_ONCE(this_cpu_ptr(d->slices)->queue));
+	return nq_slice_hwq(d, this_cpu_ptr(d->slices));
 }
 
 /* An online CPU whose requests the domain counts in @hwq, or -1. */
@@ -142,8 +142,7 @@ int nq_hwq_cpu(struct nq_domain *d, u8 hwq)
 	int cpu;
 
 	for_each_online_cpu(cpu)
-		if (nqs_hwq(&d->sched,
-			    READ_ONCE(per_cpu_ptr(d->slices, cpu)->queue)) == hwq)
+		if (nq_slice_hwq(d, per_cpu_ptr(d->slices, cpu)) == hwq)
 			return cpu;
 	return -1;
 }
@@ -217,7 +216,7 @@ static bool fast_submit(struct nq_domain *d, struct nq_flow *fl,
 	spin_lock(&sl->lock);
 	r->flow = &fl->f;
 	r->retried = 0;
-	r->hwq = nqs_hwq(&d->sched, READ_ONCE(sl->queue));
+	r->hwq = nq_slice_hwq(d, sl);
 	t = ktime_get_ns();
 	go = nqs_slice_submit(&sl->s, r, t);
 	if (go) {
