@@ -14,7 +14,9 @@
  * (hook.c). The host stays while the record does: it counts the
  * controller (nq_host_connect()), and reclaim takes no host a controller
  * counts. Records are looked up under RCU, the reference taken in the
- * same read section: a request that found a record did so before the
+ * same read section (the I/O path's: its interrupts are off, which a grace
+ * period waits out as it does rcu_read_lock()): a request that found a
+ * record did so before the
  * controller's count fell, so before reclaim could unhash the host, and
  * reclaim's grace period after that waits for it to hold the reference.
  *
@@ -147,40 +149,39 @@ bool nq_ctrl_del(const void *key, const char *nqn)
  * The host of controller @key with a reference (as nq_host_get() gives
  * one), or NULL: no record, or its host is the overflow host. *@hint is
  * the flow of that host that the record keeps (NULL: none yet), valid
- * while the reference is held.
+ * while the reference is held. With interrupts off: a read section.
  */
 struct nq_host *nq_ctrl_host(const void *key, struct nq_flow **hint)
 {
 	struct nq_host *host = NULL;
 	struct ctrl_rec *r;
 
+	lockdep_assert_irqs_disabled();
 	*hint = NULL;
-	rcu_read_lock();
 	r = lookup(key);
 	if (r && r->host) {
 		host = r->host;
 		nq_host_ref(host);
 		*hint = READ_ONCE(r->hint);
 	}
-	rcu_read_unlock();
 	return host;
 }
 
 /*
  * Controller @key's request went by @hint, a flow of @host: kept for the
  * next, unless the controller at @key is now another host's (its address
- * reused), whose requests must never reach another host's flow.
+ * reused), whose requests must never reach another host's flow. With
+ * interrupts off, as nq_ctrl_host().
  */
 void nq_ctrl_hint(const void *key, const struct nq_host *host,
 		  struct nq_flow *hint)
 {
 	struct ctrl_rec *r;
 
-	rcu_read_lock();
+	lockdep_assert_irqs_disabled();
 	r = lookup(key);
 	if (r && r->host == host)
 		WRITE_ONCE(r->hint, hint);
-	rcu_read_unlock();
 }
 
 /* Once no probe can run: the records of controllers still there. */

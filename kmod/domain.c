@@ -526,23 +526,24 @@ int nq_domain_configure(u32 key, const struct nq_dev_conf *conf,
 }
 
 /*
- * Offer a request to its domain under its lock, the slices having not
- * taken it (nq_domain_submit()): @fl is @host's flow if that was found,
- * *@hint set to the flow the request went by if that is @host's own.
+ * With interrupts off: offer a request to its domain under its lock, the
+ * slices having not taken it (nq_domain_submit()): @fl is @host's flow if
+ * that was found, *@hint set to the flow the request went by if that is
+ * @host's own.
  */
 bool nq_domain_admit(struct nq_domain *d, struct nq_host *host,
 		     struct nq_flow *fl, struct nq_flow **hint,
 		     struct nqs_req *r, u64 *now)
 {
-	unsigned long flags;
 	bool go, kick = false;
 	u64 t;
 
-	spin_lock_irqsave(&d->lock, flags);
+	lockdep_assert_irqs_disabled();
+	spin_lock(&d->lock);
 	if (d->bypass) {
 		/* Not scheduled: completion must not account it. */
 		r->flow = NULL;
-		spin_unlock_irqrestore(&d->lock, flags);
+		spin_unlock(&d->lock);
 		*now = 0;
 		return true;
 	}
@@ -574,7 +575,7 @@ bool nq_domain_admit(struct nq_domain *d, struct nq_host *host,
 		nq_host_held(fl->host, 1);
 		kick = nq_domain_wake(d, nqs_held_next(&d->sched, t), t);
 	}
-	spin_unlock_irqrestore(&d->lock, flags);
+	spin_unlock(&d->lock);
 	if (kick)
 		nq_domain_kick(d);
 	*now = t;
@@ -600,21 +601,21 @@ void nq_domain_tick(struct nq_domain *d, u64 now)
 	WRITE_ONCE(d->shape_due, true);
 }
 
-/* Under its lock, @r done after @lat_ns, which no slice took. */
+/* With interrupts off: @r done after @lat_ns, which no slice took. */
 void nq_domain_done(struct nq_domain *d, struct nqs_req *r, u64 lat_ns,
 		    u64 now)
 {
-	unsigned long flags;
 	bool kick;
 
-	spin_lock_irqsave(&d->lock, flags);
+	lockdep_assert_irqs_disabled();
+	spin_lock(&d->lock);
 	d->completed++;
 	kick = nq_domain_wake(d, nqs_complete(&d->sched, r, lat_ns, now), now);
 	if (nqs_leased_over(&d->sched))
 		nq_slices_reclaim(d, now);
 	nq_flow_done(nq_flow_of(r), r, lat_ns);
 	nq_domain_tick(d, now);
-	spin_unlock_irqrestore(&d->lock, flags);
+	spin_unlock(&d->lock);
 	if (kick)
 		nq_domain_kick(d);
 }

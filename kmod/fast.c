@@ -11,7 +11,8 @@
  * twice a request. The host's statistics are kept under its flow's lock.
  *
  * Everything here runs with interrupts off (completions may come in
- * interrupt context), so the CPU's slice stays this CPU's. Lock order:
+ * interrupt context), so the CPU's slice stays this CPU's: the callers
+ * (hook.c) turn them off once for this and their own locks. Lock order:
  * d->lock, then a slice's, then a flow's.
  */
 #include <linux/atomic.h>
@@ -207,11 +208,10 @@ static bool fast_submit(struct nq_domain *d, struct nq_flow *fl,
 			struct nqs_req *r, u64 *now)
 {
 	struct nq_slice *sl;
-	unsigned long flags;
 	bool go, due = false;
 	u64 t;
 
-	local_irq_save(flags);
+	lockdep_assert_irqs_disabled();
 	sl = this_cpu_ptr(d->slices);
 	spin_lock(&sl->lock);
 	r->flow = &fl->f;
@@ -227,15 +227,15 @@ static bool fast_submit(struct nq_domain *d, struct nq_flow *fl,
 	spin_unlock(&sl->lock);
 	if (due)
 		settle(d, sl, t);
-	local_irq_restore(flags);
 	*now = t;
 	return go;
 }
 
 /*
- * Offer a request to its domain. True: the caller executes it now, and
- * *@now is the domain's clock for it (0: unscheduled). False: it is held
- * and the domain's worker will execute it. A host known on the device,
+ * With interrupts off: offer a request to its domain. True: the caller
+ * executes it now (interrupts on again), and *@now is the domain's clock
+ * for it (0: unscheduled). False: it is held and the domain's worker will
+ * execute it. A host known on the device,
  * with no retries asked, tries this CPU's slice first; the domain's lock
  * is taken only when the slice cannot admit it. *@hint, a flow of @host
  * or NULL, serves if it is @host's on @d, and is set to the flow the
@@ -264,10 +264,9 @@ static bool fast_complete(struct nq_domain *d, struct nqs_req *r, u64 lat_ns,
 			  u64 now)
 {
 	struct nq_slice *sl;
-	unsigned long flags;
 	bool done, due = false;
 
-	local_irq_save(flags);
+	lockdep_assert_irqs_disabled();
 	sl = this_cpu_ptr(d->slices);
 	spin_lock(&sl->lock);
 	done = nqs_slice_complete(&sl->s, r, lat_ns, now);
@@ -281,13 +280,13 @@ static bool fast_complete(struct nq_domain *d, struct nqs_req *r, u64 lat_ns,
 		if (due)
 			settle(d, sl, now);
 	}
-	local_irq_restore(flags);
 	return done;
 }
 
 /*
- * A request dispatched at @dispatch_ns (submit's or execute's clock) is
- * done: on this CPU's slice if it takes it, else under the domain's lock.
+ * With interrupts off: a request dispatched at @dispatch_ns (submit's or
+ * execute's clock) is done, on this CPU's slice if it takes it, else under
+ * the domain's lock.
  */
 void nq_domain_complete(struct nq_domain *d, struct nqs_req *r,
 			u64 dispatch_ns)

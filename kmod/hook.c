@@ -80,8 +80,8 @@ struct tracked {
 
 /*
  * A completion may come in interrupt context, so a bucket's lock is taken
- * with interrupts off: by the trampoline's _irqsave, by spin_lock() in a
- * probe that turned them off once for its tracker and the bucket together.
+ * with interrupts off, by spin_lock() in a probe or trampoline that turned
+ * them off once for its tracker, the bucket and the domain together.
  */
 struct req_bucket {
 	spinlock_t lock;
@@ -356,7 +356,8 @@ static void track(struct tracked *t, struct nq_flow **hint, bool *kept)
 }
 
 /*
- * Offer @t to its domain; true: execute it now, at *@now. Where the flow
+ * With interrupts off: offer @t to its domain; true: execute it now, at
+ * *@now. Where the flow
  * it went by is not the one its controller's record kept, the record
  * keeps this one for the next request.
  */
@@ -411,20 +412,20 @@ static __always_inline struct tracked *find(struct req_bucket *b,
 }
 
 /*
- * @req's armed entry, now no longer armed, left in the hash for its
- * completion; NULL if unload handed @req back (or never armed it).
+ * With interrupts off: @req's armed entry, now no longer armed, left in
+ * the hash for its completion; NULL if unload handed @req back (or never
+ * armed it).
  */
-static struct tracked *claim(struct nvmet_req *req)
+static __always_inline struct tracked *claim(struct nvmet_req *req)
 {
 	struct req_bucket *b = bucket_of(req);
 	struct tracked *t;
-	unsigned long flags;
 
-	spin_lock_irqsave(&b->lock, flags);
+	spin_lock(&b->lock);
 	t = find(b, req, true);
 	if (t)
 		t->armed = false;
-	spin_unlock_irqrestore(&b->lock, flags);
+	spin_unlock(&b->lock);
 	return t;
 }
 
@@ -575,14 +576,21 @@ const struct nq_req_ops nq_hook_req_ops = {
  * Runs in whatever context the transport executes commands from (a
  * workqueue for tcp, completion context for rdma): must not sleep. A
  * request the domain holds back stays "pending" until its worker
- * executes it.
+ * executes it. Interrupts are off from the claim to the domain's answer,
+ * once for the bucket's, the slice's and the domain's locks; nvmet's
+ * handler runs with them on.
  */
 static void trampoline(struct nvmet_req *req, int slot)
 {
-	struct tracked *t = claim(req);
+	unsigned long flags;
+	struct tracked *t;
 	u64 now = 0;
+	bool go;
 
+	local_irq_save(flags);
+	t = claim(req);
 	if (!t) {
+		local_irq_restore(flags);
 		/*
 		 * Handed back by unload after the transport read our address:
 		 * nvmet's, unscheduled, as it would have been a moment later.
@@ -592,10 +600,11 @@ static void trampoline(struct nvmet_req *req, int slot)
 		return;
 	}
 	req->execute = t->fn;
-	if (!submit(t, &now))
-		return;
+	go = submit(t, &now);
+	local_irq_restore(flags);
 	/* 0 when not scheduled, and then nothing reads the dispatch time */
-	execute(t, now);
+	if (go)
+		execute(t, now);
 }
 
 #define TRAMPOLINE(n) \

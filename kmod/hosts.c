@@ -429,22 +429,23 @@ void nq_hosts_count(u32 counts[NQ_MAX_CLASSES])
 /*
  * A request of @host's completed: into its counters, if @counted, one of
  * @dir moving @bytes; then the I/O path's reference dropped, as by
- * nq_host_put(). One call for both, on every request's path.
+ * nq_host_put(). One call for both, on every request's path, with
+ * interrupts off: this CPU's counters stay this CPU's.
  */
 void nq_host_done(struct nq_host *host, bool counted, enum nq_dir dir,
 		  u32 bytes, bool error)
 {
 	struct host_stats *s;
 
+	lockdep_assert_irqs_disabled();
 	if (counted) {
-		s = get_cpu_ptr(host->stats);
+		s = this_cpu_ptr(host->stats);
 		u64_stats_update_begin(&s->syncp);
 		s->ios[dir] += nq_mutant(host_count) && !s->ios[dir] ? 2 : 1;
 		s->bytes[dir] += bytes;
 		if (error)
 			s->errors++;
 		u64_stats_update_end(&s->syncp);
-		put_cpu_ptr(host->stats);
 	}
 	nq_host_put(host);
 }
