@@ -16,9 +16,9 @@
  * counts. Records are looked up under RCU, the reference taken in the
  * same read section (the I/O path's: its interrupts are off, which a grace
  * period waits out as it does rcu_read_lock()): a request that found a
- * record did so before the
- * controller's count fell, so before reclaim could unhash the host, and
- * reclaim's grace period after that waits for it to hold the reference.
+ * record did so before the controller's count fell, so before reclaim
+ * could unhash the host, and reclaim's grace period after that waits for
+ * it to hold the reference.
  *
  * A record also keeps the flow its controller's last request went by
  * (domain.c's, opaque here), so that the next one, most often to the

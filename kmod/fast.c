@@ -235,11 +235,11 @@ static bool fast_submit(struct nq_domain *d, struct nq_flow *fl,
  * With interrupts off: offer a request to its domain. True: the caller
  * executes it now (interrupts on again), and *@now is the domain's clock
  * for it (0: unscheduled). False: it is held and the domain's worker will
- * execute it. A host known on the device,
- * with no retries asked, tries this CPU's slice first; the domain's lock
- * is taken only when the slice cannot admit it. *@hint, a flow of @host
- * or NULL, serves if it is @host's on @d, and is set to the flow the
- * request went by if that is @host's own.
+ * execute it. A host known on the device, with no retries asked, tries
+ * this CPU's slice first; the domain's lock is taken only when the slice
+ * cannot admit it. *@hint, a flow of @host or NULL, serves if it is
+ * @host's on @d, and is set to the flow the request went by if that is
+ * @host's own.
  */
 bool nq_domain_submit(struct nq_domain *d, struct nq_host *host,
 		      struct nq_flow **hint, struct nqs_req *r, u64 *now)

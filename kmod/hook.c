@@ -357,9 +357,8 @@ static void track(struct tracked *t, struct nq_flow **hint, bool *kept)
 
 /*
  * With interrupts off: offer @t to its domain; true: execute it now, at
- * *@now. Where the flow
- * it went by is not the one its controller's record kept, the record
- * keeps this one for the next request.
+ * *@now. Where the flow it went by is not the one its controller's record
+ * kept, the record keeps this one for the next request.
  */
 static bool submit(struct tracked *t, u64 *now)
 {
