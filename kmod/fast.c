@@ -17,7 +17,7 @@
  */
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
-#include <linux/irqflags.h>
+#include <linux/lockdep.h>
 #include <linux/percpu.h>
 #include <linux/spinlock.h>
 
