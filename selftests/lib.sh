@@ -1347,23 +1347,28 @@ nq_latency_classes() {
 # nvmet-qos after nq_latency_classes and the command SETUP (a device's
 # settings; : for none); CHECK, a command, runs after the first
 # nvmet-qos round. Sets NQ_LAT_STOCK and NQ_LAT_QOS (contended p99 as %
-# of uncontended, a round each) and NQ_LAT_SBW and NQ_LAT_QBW (the bulk
-# host's kB/s); stops at a round whose fio failed, with fewer entries.
+# of uncontended, a round each), NQ_LAT_SC and NQ_LAT_QC (contended p99
+# in us), NQ_LAT_SM and NQ_LAT_QM (contended median in us) and
+# NQ_LAT_SBW and NQ_LAT_QBW (the bulk host's kB/s); stops at a round
+# whose fio failed, with fewer entries.
 nq_latency_rounds() {
 	local rounds=$1 secs=$2 inf=$3 bw=$4 dinf=$5 dbw=$6 setup=$7 check=${8:-:} r
 	NQ_LAT_STOCK=() NQ_LAT_QOS=() NQ_LAT_SBW=() NQ_LAT_QBW=()
+	NQ_LAT_SC=() NQ_LAT_QC=() NQ_LAT_SM=() NQ_LAT_QM=()
 	for r in $(seq "$rounds"); do
 		nq_unload_qos || fail "rmmod failed"
 		nq_latency_run "stock$r" "$secs" "$inf" "$bw" "$dinf" "$dbw"
 		[ -n "$NQ_LAT_PCT" ] || return
-		log "stock$r: p99 $NQ_LAT_ALONE us alone, $NQ_LAT_CONT us contended ($NQ_LAT_PCT%); bulk $NQ_LAT_BW kB/s"
+		log "stock$r: p99 $NQ_LAT_ALONE us alone, $NQ_LAT_CONT us contended ($NQ_LAT_PCT%, median $NQ_LAT_MED us); bulk $NQ_LAT_BW kB/s"
 		NQ_LAT_STOCK+=("$NQ_LAT_PCT") NQ_LAT_SBW+=("$NQ_LAT_BW")
+		NQ_LAT_SC+=("$NQ_LAT_CONT") NQ_LAT_SM+=("$NQ_LAT_MED")
 		nq_latency_classes
 		$setup
 		nq_latency_run "qos$r" "$secs" "$inf" "$bw" "$dinf" "$dbw"
 		[ -n "$NQ_LAT_PCT" ] || return
-		log "qos$r: p99 $NQ_LAT_ALONE us alone, $NQ_LAT_CONT us contended ($NQ_LAT_PCT%); bulk $NQ_LAT_BW kB/s"
+		log "qos$r: p99 $NQ_LAT_ALONE us alone, $NQ_LAT_CONT us contended ($NQ_LAT_PCT%, median $NQ_LAT_MED us); bulk $NQ_LAT_BW kB/s"
 		NQ_LAT_QOS+=("$NQ_LAT_PCT") NQ_LAT_QBW+=("$NQ_LAT_BW")
+		NQ_LAT_QC+=("$NQ_LAT_CONT") NQ_LAT_QM+=("$NQ_LAT_MED")
 		[ "$r" -ne 1 ] || $check
 	done
 }
@@ -1372,19 +1377,24 @@ nq_latency_rounds() {
 # nq_latency_rounds' medians: nvmet-qos's bulk class at least BULK_PCT%
 # of stock's rate (50 by default), and the latency bar: the command
 # JUDGE (nq_judge_latency by default) given stock's and nvmet-qos's
-# median contended p99, as % of uncontended; it exits. Exits; early if
-# a round's fio failed.
+# median contended p99, as % of uncontended, then in us, and their
+# median contended latency in us; it exits. Exits; early if a round's
+# fio failed.
 nq_latency_verdict() {
-	local ms mq mbs mbq bar=${2:-50} judge=${3:-nq_judge_latency}
+	local ms mq msc mqc msm mqm mbs mbq bar=${2:-50} judge=${3:-nq_judge_latency}
 	[ ${#NQ_LAT_QOS[@]} -eq "$1" ] || nq_finish
 	ms=$(nq_median "${NQ_LAT_STOCK[@]}") mq=$(nq_median "${NQ_LAT_QOS[@]}")
+	msc=$(nq_median "${NQ_LAT_SC[@]}") mqc=$(nq_median "${NQ_LAT_QC[@]}")
+	msm=$(nq_median "${NQ_LAT_SM[@]}") mqm=$(nq_median "${NQ_LAT_QM[@]}")
 	mbs=$(nq_median "${NQ_LAT_SBW[@]}") mbq=$(nq_median "${NQ_LAT_QBW[@]}")
 	log "contended p99 as % of uncontended, per round: stock ${NQ_LAT_STOCK[*]}; nvmet-qos ${NQ_LAT_QOS[*]}"
 	log "median: stock nvmet $ms%, nvmet-qos latency class $mq%"
+	log "contended p99 us, per round: stock ${NQ_LAT_SC[*]} (median $msc); nvmet-qos ${NQ_LAT_QC[*]} (median $mqc)"
+	log "contended median us, per round: stock ${NQ_LAT_SM[*]} (median $msm); nvmet-qos ${NQ_LAT_QM[*]} (median $mqm)"
 	log "bulk kB/s: stock ${NQ_LAT_SBW[*]} (median $mbs); nvmet-qos ${NQ_LAT_QBW[*]} (median $mbq, $(pct "$mbq" "$mbs")% of stock's)"
 	python3 -c "import sys; sys.exit(0 if $mbq * 100 >= $bar * $mbs else 1)" ||
 		fail "the bulk class moved $mbq kB/s under nvmet-qos, below $bar% of stock's $mbs"
-	"$judge" "$ms" "$mq"
+	"$judge" "$ms" "$mq" "$msc" "$mqc" "$msm" "$mqm"
 }
 
 # nq_median N...: the middle of the numbers (the lower of the two
@@ -1413,11 +1423,12 @@ nq_judge_latency() {
 # measure. Host DEV_INF runs fio arguments INF alone, then again while
 # host DEV_BW runs BW (from 256 MiB on, so the two read apart). Sets
 # NQ_LAT_ALONE and NQ_LAT_CONT, the inference host's p99 in us alone and
-# contended, NQ_LAT_PCT the second as a percentage of the first, and
-# NQ_LAT_BW the bandwidth host's rate in kB/s; NQ_LAT_PCT is empty when
-# fio failed. One python3 for the three reports: on the debug kernel a
-# python3 start takes tens of seconds. (Not for a command substitution:
-# a failure recorded in its subshell would be lost.)
+# contended, NQ_LAT_PCT the second as a percentage of the first,
+# NQ_LAT_MED its contended median in us and NQ_LAT_BW the bandwidth
+# host's rate in kB/s; NQ_LAT_PCT is empty when fio failed. One python3
+# for the three reports: on the debug kernel a python3 start takes tens
+# of seconds. (Not for a command substitution: a failure recorded in its
+# subshell would be lost.)
 nq_latency_run() {
 	local name=$1 secs=$2 inf=$3 bw=$4 dinf=$5 dbw=$6 ipid bpid
 	NQ_LAT_PCT=
@@ -1431,12 +1442,13 @@ nq_latency_run() {
 	bpid=$!
 	wait $ipid || { fail "$name: inference fio failed"; wait $bpid; return; }
 	wait $bpid || { fail "$name: bandwidth fio failed"; return; }
-	read -r NQ_LAT_ALONE NQ_LAT_CONT NQ_LAT_BW NQ_LAT_PCT < <(python3 -c "$nq_fio_report"'
-def p99(name):
-    return report(name)["jobs"][0]["read"]["clat_ns"]["percentile"]["99.000000"]
-a, c = p99(sys.argv[1]), p99(sys.argv[2])
+	read -r NQ_LAT_ALONE NQ_LAT_CONT NQ_LAT_MED NQ_LAT_BW NQ_LAT_PCT < <(python3 -c "$nq_fio_report"'
+def pct(name, p):
+    return report(name)["jobs"][0]["read"]["clat_ns"]["percentile"][p]
+a, c = pct(sys.argv[1], "99.000000"), pct(sys.argv[2], "99.000000")
+m = pct(sys.argv[2], "50.000000")
 bw = sum(j["read"]["bw_bytes"] for j in report(sys.argv[3])["jobs"])
-print(a // 1000, c // 1000, bw // 1000, "%.2f" % (100.0 * c / a))' \
+print(a // 1000, c // 1000, m // 1000, bw // 1000, "%.2f" % (100.0 * c / a))' \
 		"$NQ_WORK/${name}_alone.1.json" "$NQ_WORK/${name}_inf.1.json" "$NQ_WORK/${name}_bw.json")
 	[ -n "$NQ_LAT_PCT" ] || fail "$name: no p99 or bandwidth in fio's output"
 }
