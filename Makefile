@@ -59,10 +59,13 @@ BUILD := $(CURDIR)/build
 KREL := $(shell scripts/kernel-release $(KDIR))
 NVMET_DIR := $(BUILD)/nvmet-$(KREL)
 
+# linux-headers-rt-amd64: only so that scripts/test-dkms sees the build
+# refuse a PREEMPT_RT kernel.
 DEBIAN_PKGS := build-essential bc bison flex kmod pkg-config cpio xz-utils \
 	iproute2 util-linux procps python3 python3-yaml \
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1 \
 	linux-image-6.12-amd64 linux-headers-6.12-amd64 linux-source-6.12 \
+	linux-headers-rt-amd64 \
 	qemu-system-x86 busybox-static nvme-cli fio \
 	libnl-3-dev libnl-genl-3-dev gnuplot-nox groff-base systemd dkms openssl \
 	libelf-dev libssl-dev strace dmsetup mdadm patch \

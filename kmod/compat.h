@@ -16,6 +16,18 @@
 #include <net/genetlink.h>
 
 /*
+ * The I/O path turns interrupts off once a request and takes its
+ * spinlocks inside that section (hook.c's trampoline and completion).
+ * On PREEMPT_RT a spinlock is a sleeping lock, which must not be taken
+ * with interrupts off: such a build would load, then take a lock that
+ * may sleep with interrupts off on every request. Refuse it at build
+ * time, so that DKMS says why instead.
+ */
+#ifdef CONFIG_PREEMPT_RT
+#error "nvmet-qos does not support PREEMPT_RT kernels (its I/O path takes spinlocks with interrupts off)"
+#endif
+
+/*
  * One entry of a module's table of exported symbols, laid out as the
  * kernel's __KSYMTAB emits it for every module (<linux/export-internal.h>,
  * which modpost's generated .mod.c files include): the symbol, its name
